@@ -1,0 +1,42 @@
+//! # gogo-rules
+//!
+//! Everything about minishogi (5x5 shogi) that is not search: the board and its bitboards,
+//! compile-time attack tables, moves and their USI notation, legal move generation (pawn-drop
+//! mate excluded), copy-make move playing with cached checkers and pins, Zobrist keys with
+//! hand counts, SFEN reading and writing, game-end rules and perft.
+//!
+//! ```
+//! use gogo_rules::{perft, Position};
+//! let pos = Position::startpos();
+//! assert_eq!(perft(&pos, 3), 2512);
+//! let mv = pos.parse_move("2e3d").unwrap(); // the silver steps forward
+//! assert_eq!(pos.played(mv).to_sfen(), "rbsgk/4p/5/P1S2/KG1BR w - 2");
+//! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod attacks;
+pub mod bitboard;
+pub mod error;
+pub mod game;
+pub mod hand;
+pub mod movegen;
+pub mod moves;
+pub mod perft;
+pub mod piece;
+pub mod position;
+pub mod sfen;
+pub mod square;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use error::{MoveError, ParseSfenError, PositionError, SfenError, SfenField};
+pub use game::{DrawReason, Game, GameError, Outcome, RepetitionRule, RuleSet, WinReason};
+pub use hand::Hand;
+pub use moves::{Move, MoveKind, MoveList, ParseMoveError, MAX_MOVES};
+pub use perft::{perft, perft_divide, perft_mating_pawn_drops};
+pub use piece::{Color, Piece, PieceKind};
+pub use position::{promotion_zone, Position};
+pub use sfen::{parse_usi_position, SfenParts, KAWU_START, STANDARD_START};
+pub use square::Square;

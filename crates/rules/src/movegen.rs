@@ -1,0 +1,222 @@
+//! Legal move generation, legality of a single move, and the narrower generators the search
+//! uses (captures and promotions; check evasions).
+
+use crate::attacks::{attacks, between, king_attacks, line, pawn_attacks};
+use crate::bitboard::Bitboard;
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::piece::PieceKind;
+use crate::position::{promotion_zone, Position};
+
+impl Position {
+    /// Appends every legal move.
+    pub fn generate_legal(&self, list: &mut MoveList) {
+        self.generate::<false>(list);
+    }
+
+    /// Appends every legal move that captures or promotes (drops never do).
+    pub fn generate_noisy(&self, list: &mut MoveList) {
+        self.generate::<true>(list);
+    }
+
+    /// Appends every legal move of a side in check (nothing when not in check). Generation
+    /// is already restricted to king moves, captures of the checker and interpositions.
+    pub fn generate_evasions(&self, list: &mut MoveList) {
+        if self.in_check() {
+            self.generate::<false>(list);
+        }
+    }
+
+    /// All legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_legal(&mut list);
+        list
+    }
+
+    /// Whether the side to move has any legal move.
+    pub fn has_legal_move(&self) -> bool {
+        !self.legal_moves().is_empty()
+    }
+
+    /// Whether `mv` is legal here. Agrees with [`Position::generate_legal`] for every move.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        let us = self.side_to_move();
+        let them = !us;
+        let king = self.king_square(us);
+        let checkers = self.checkers();
+        match mv.kind() {
+            MoveKind::Drop { kind, to } => {
+                if self.hand(us).count(kind) == 0 || self.piece_at(to).is_some() {
+                    return false;
+                }
+                if let Some(checker) = checkers.first() {
+                    if checkers.has_more_than_one() || !between(king, checker).contains(to) {
+                        return false;
+                    }
+                }
+                kind != PieceKind::Pawn || self.pawn_drop_targets(Bitboard::from_square(to)) != Bitboard::EMPTY
+            }
+            MoveKind::Board { from, to, promote } => {
+                let Some(piece) = self.piece_at(from) else {
+                    return false;
+                };
+                if piece.color != us || self.pieces(us).contains(to) {
+                    return false;
+                }
+                if !attacks(us, piece.kind, from, self.occupied()).contains(to) {
+                    return false;
+                }
+                let zone = promotion_zone(us);
+                let may_promote =
+                    piece.kind.can_promote() && (zone.contains(from) || zone.contains(to));
+                if promote && !may_promote {
+                    return false;
+                }
+                if !promote && piece.kind == PieceKind::Pawn && zone.contains(to) {
+                    return false;
+                }
+                if piece.kind == PieceKind::King {
+                    return self
+                        .attackers_to(to, them, self.occupied().without(from))
+                        .is_empty();
+                }
+                if let Some(checker) = checkers.first() {
+                    if checkers.has_more_than_one()
+                        || !between(king, checker).with(checker).contains(to)
+                    {
+                        return false;
+                    }
+                }
+                !self.pinned().contains(from) || line(king, from).contains(to)
+            }
+        }
+    }
+
+    /// The pawn drop that would be legal but for the rule against mating by a pawn drop,
+    /// if there is one (at most one: the square in front of the enemy king). Other programs
+    /// count such a drop as a (losing) move; this reconciles their perft counts with ours.
+    pub fn mating_pawn_drop(&self) -> Option<Move> {
+        let us = self.side_to_move();
+        let them = !us;
+        let sq = pawn_attacks(them, self.king_square(them)).first()?;
+        let drop = Move::drop(PieceKind::Pawn, sq);
+        let resolves_check = match self.checkers().first() {
+            None => true,
+            Some(checker) => {
+                !self.checkers().has_more_than_one()
+                    && between(self.king_square(us), checker).contains(sq)
+            }
+        };
+        let otherwise_legal = self.hand(us).count(PieceKind::Pawn) > 0
+            && self.piece_at(sq).is_none()
+            && self.pawn_drop_base_targets().contains(sq)
+            && resolves_check;
+        (otherwise_legal && !self.played(drop).has_legal_move()).then_some(drop)
+    }
+
+    /// Squares where a pawn of the side to move may be dropped by the last-rank and
+    /// two-pawn rules, ignoring the pawn-drop-mate rule and occupancy.
+    fn pawn_drop_base_targets(&self) -> Bitboard {
+        let us = self.side_to_move();
+        let mut allowed = !promotion_zone(us);
+        for pawn in self.pieces_of(us, PieceKind::Pawn) {
+            allowed &= !Bitboard::column(pawn.column());
+        }
+        allowed
+    }
+
+    /// The subset of `candidates` (empty squares that resolve any check) where a pawn may be
+    /// dropped: not on the last rank, not on a file with an own unpromoted pawn, and not
+    /// giving mate.
+    fn pawn_drop_targets(&self, candidates: Bitboard) -> Bitboard {
+        let us = self.side_to_move();
+        let them = !us;
+        let mut targets = candidates & self.pawn_drop_base_targets();
+        if let Some(check_square) = pawn_attacks(them, self.king_square(them)).first() {
+            if targets.contains(check_square)
+                && !self
+                    .played(Move::drop(PieceKind::Pawn, check_square))
+                    .has_legal_move()
+            {
+                targets = targets.without(check_square);
+            }
+        }
+        targets
+    }
+
+    fn generate<const NOISY: bool>(&self, list: &mut MoveList) {
+        let us = self.side_to_move();
+        let them = !us;
+        let king = self.king_square(us);
+        let own = self.pieces(us);
+        let enemy = self.pieces(them);
+        let occupied = own | enemy;
+        let checkers = self.checkers();
+
+        // 1. King moves: to any square not attacked once the king has left its square (so
+        //    that a slider's line through the king counts).
+        let mut king_targets = king_attacks(king) & !own;
+        if NOISY {
+            king_targets &= enemy;
+        }
+        let occupied_without_king = occupied.without(king);
+        for to in king_targets {
+            if self.attackers_to(to, them, occupied_without_king).is_empty() {
+                list.push(Move::board(king, to, false));
+            }
+        }
+
+        // 2. In double check only the king may move; in single check the others must capture
+        //    the checker or step (or be dropped) between it and the king.
+        if checkers.has_more_than_one() {
+            return;
+        }
+        let (board_targets, drop_targets) = match checkers.first() {
+            Some(checker) => {
+                let block = between(king, checker);
+                (block.with(checker), block)
+            }
+            None => (!own, !occupied),
+        };
+
+        // 3. Other pieces' board moves; a pinned piece stays on the line through its king.
+        let zone = promotion_zone(us);
+        let pinned = self.pinned();
+        for from in own.without(king) {
+            let kind = self.piece_at(from).expect("own piece").kind;
+            let mut targets = attacks(us, kind, from, occupied) & board_targets;
+            if pinned.contains(from) {
+                targets &= line(king, from);
+            }
+            let may_promote_anywhere = kind.can_promote() && zone.contains(from);
+            for to in targets {
+                let capture = enemy.contains(to);
+                if kind.can_promote() && (may_promote_anywhere || zone.contains(to)) {
+                    list.push(Move::board(from, to, true));
+                    // A pawn reaching the far rank must promote; other pieces may decline.
+                    if kind != PieceKind::Pawn && (!NOISY || capture) {
+                        list.push(Move::board(from, to, false));
+                    }
+                } else if !NOISY || capture {
+                    list.push(Move::board(from, to, false));
+                }
+            }
+        }
+
+        // 4. Drops on empty squares (only between king and checker when in check).
+        if NOISY || drop_targets.is_empty() {
+            return;
+        }
+        let hand = self.hand(us);
+        for kind in hand.kinds() {
+            let targets = if kind == PieceKind::Pawn {
+                self.pawn_drop_targets(drop_targets)
+            } else {
+                drop_targets
+            };
+            for to in targets {
+                list.push(Move::drop(kind, to));
+            }
+        }
+    }
+}

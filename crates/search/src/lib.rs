@@ -1,0 +1,1 @@
+//! Search (to come).
