@@ -9,7 +9,7 @@
 //! use gogo_rules::{perft, Position};
 //! let pos = Position::startpos();
 //! assert_eq!(perft(&pos, 3), 2512);
-//! let mv = pos.parse_move("2e3d").unwrap(); // the silver steps forward
+//! let mv = pos.parse_move("3e3d").unwrap(); // the silver steps forward
 //! assert_eq!(pos.played(mv).to_sfen(), "rbsgk/4p/5/P1S2/KG1BR w - 2");
 //! ```
 
