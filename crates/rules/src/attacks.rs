@@ -1,8 +1,10 @@
 //! Attack tables, all built at compile time by `const fn`.
 //!
-//! Step pieces use one table per colour and square. Sliders walk eight precomputed rays and
-//! cut each ray at its nearest blocker (found with one bit scan), which on a 25-square board
-//! is as fast as a magic lookup and needs no tables of occupancies.
+//! Step pieces use one table per colour and square. Sliders use one table per square and
+//! line (rank, file, two diagonals) indexed by the five occupancy bits of that line. The
+//! bits of a file or diagonal are gathered into five contiguous bits with one multiplication
+//! (the "kindergarten" trick: on a 5-wide board every partial product lands on its own bit,
+//! so no carries disturb the result).
 
 use crate::bitboard::Bitboard;
 use crate::piece::{Color, PieceKind};
@@ -27,19 +29,18 @@ const KING_OFFSETS: Offsets = &[
 ];
 
 /// Ray directions: the first four are orthogonal (rook), the last four diagonal (bishop).
-/// Directions come in opposite pairs (`d ^ 1` is the opposite of `d`); the odd ones are
-/// "positive": they run towards higher square indices.
+/// Directions come in opposite pairs (`d ^ 1` is the opposite of `d`); pair `l` runs along
+/// line `l` (rank, file, diagonal, anti-diagonal).
 const DIRECTIONS: [(i8, i8); 8] = [
-    (-1, 0),  // north
-    (1, 0),   // south
     (0, -1),  // west
     (0, 1),   // east
+    (-1, 0),  // north
+    (1, 0),   // south
     (-1, -1), // north-west
     (1, 1),   // south-east
     (-1, 1),  // north-east
     (1, -1),  // south-west
 ];
-const DIRECTION_IS_POSITIVE: [bool; 8] = [false, true, false, true, false, true, false, true];
 
 const fn step_table(offsets: Offsets, color: Color) -> [Bitboard; 25] {
     let mut table = [Bitboard::EMPTY; 25];
@@ -130,8 +131,7 @@ static GOLD: [[Bitboard; 25]; 2] = [
     step_table(GOLD_OFFSETS, Color::Gote),
 ];
 static KING: [Bitboard; 25] = step_table(KING_OFFSETS, Color::Sente);
-static BETWEEN_AND_LINE: ([[Bitboard; 25]; 25], [[Bitboard; 25]; 25]) =
-    between_and_line_tables();
+static BETWEEN_AND_LINE: ([[Bitboard; 25]; 25], [[Bitboard; 25]; 25]) = between_and_line_tables();
 static ROOK_EMPTY: [Bitboard; 25] = slider_empty_table(0);
 static BISHOP_EMPTY: [Bitboard; 25] = slider_empty_table(4);
 
@@ -149,19 +149,92 @@ const fn slider_empty_table(first_direction: usize) -> [Bitboard; 25] {
     table
 }
 
+/// Lines through a square, each with its table of attacks by occupancy.
+const RANK: usize = 0;
+const FILE: usize = 1;
+const DIAGONAL: usize = 2; // north-west to south-east
+const ANTI_DIAGONAL: usize = 3; // north-east to south-west
+
+/// The squares of `line` through `sq`, `sq` included.
+const fn line_mask(line: usize, sq: usize) -> u32 {
+    let d = line * 2; // the two opposite directions of this line
+    RAYS[d][sq].0 | RAYS[d + 1][sq].0 | (1 << sq)
+}
+
+/// The five-bit occupancy index of `line` through `sq`: bit k is column k of a rank or a
+/// diagonal, row k of a file.
 #[inline]
-fn ray_attacks(direction: usize, sq: Square, occupied: Bitboard) -> Bitboard {
-    let ray = RAYS[direction][sq.index()];
-    let blockers = ray.0 & occupied.0;
-    if blockers == 0 {
-        return ray;
-    }
-    let nearest = if DIRECTION_IS_POSITIVE[direction] {
-        blockers.trailing_zeros()
-    } else {
-        31 - blockers.leading_zeros()
+const fn line_index(line: usize, sq: usize, occupied: u32) -> usize {
+    const COLUMN_0: u64 = 0b00001_00001_00001_00001_00001;
+    // Moves bit 5k (row k of column 0) to bit 20 + k.
+    const FILE_GATHER: u64 = (1 << 20) | (1 << 16) | (1 << 12) | (1 << 8) | (1 << 4);
+    let index = match line {
+        RANK => occupied >> (sq / 5 * 5),
+        FILE => ((((occupied >> (sq % 5)) as u64 & COLUMN_0) * FILE_GATHER) >> 20) as u32,
+        // One bit per column: multiplying by column 0 ORs each column into rank e.
+        _ => ((((occupied & LINE_MASKS[line][sq]) as u64) * COLUMN_0) >> 20) as u32,
     };
-    Bitboard(ray.0 ^ RAYS[direction][nearest as usize].0)
+    (index & 31) as usize
+}
+
+static LINE_MASKS: [[u32; 25]; 4] = {
+    let mut masks = [[0; 25]; 4];
+    let mut line = 0;
+    while line < 4 {
+        let mut sq = 0;
+        while sq < 25 {
+            masks[line][sq] = line_mask(line, sq);
+            sq += 1;
+        }
+        line += 1;
+    }
+    masks
+};
+
+const fn walk(sq: usize, direction: usize, occupied: u32) -> u32 {
+    let (dr, dc) = DIRECTIONS[direction];
+    let (mut r, mut c) = ((sq / 5) as i8 + dr, (sq % 5) as i8 + dc);
+    let mut bits = 0;
+    while r >= 0 && r < 5 && c >= 0 && c < 5 {
+        let b = 1 << (r * 5 + c);
+        bits |= b;
+        if occupied & b != 0 {
+            break;
+        }
+        r += dr;
+        c += dc;
+    }
+    bits
+}
+
+static LINE_ATTACKS: [[[Bitboard; 32]; 25]; 4] = {
+    let mut table = [[[Bitboard::EMPTY; 32]; 25]; 4];
+    let mut line = 0;
+    while line < 4 {
+        let mut sq = 0;
+        while sq < 25 {
+            let mask = line_mask(line, sq);
+            // Enumerate the occupancies of the line's squares and file each under its index.
+            let mut subset: u32 = 0;
+            loop {
+                let index = line_index(line, sq, subset);
+                table[line][sq][index] =
+                    Bitboard(walk(sq, line * 2, subset) | walk(sq, line * 2 + 1, subset));
+                subset = subset.wrapping_sub(mask) & mask;
+                if subset == 0 {
+                    break;
+                }
+            }
+            sq += 1;
+        }
+        line += 1;
+    }
+    table
+};
+
+#[inline]
+fn line_attacks(line: usize, sq: Square, occupied: Bitboard) -> Bitboard {
+    LINE_ATTACKS[line][sq.index()][line_index(line, sq.index(), occupied.0)]
 }
 
 /// Squares a pawn of `color` on `sq` attacks.
@@ -191,19 +264,13 @@ pub fn king_attacks(sq: Square) -> Bitboard {
 /// Squares a rook on `sq` attacks, given the occupied squares.
 #[inline]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    ray_attacks(0, sq, occupied)
-        | ray_attacks(1, sq, occupied)
-        | ray_attacks(2, sq, occupied)
-        | ray_attacks(3, sq, occupied)
+    line_attacks(RANK, sq, occupied) | line_attacks(FILE, sq, occupied)
 }
 
 /// Squares a bishop on `sq` attacks, given the occupied squares.
 #[inline]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    ray_attacks(4, sq, occupied)
-        | ray_attacks(5, sq, occupied)
-        | ray_attacks(6, sq, occupied)
-        | ray_attacks(7, sq, occupied)
+    line_attacks(DIAGONAL, sq, occupied) | line_attacks(ANTI_DIAGONAL, sq, occupied)
 }
 
 /// Rook attacks on an empty board.
@@ -290,6 +357,37 @@ mod tests {
         );
         assert_eq!(rook_pseudo_attacks(sq("3c")).count(), 8);
         assert_eq!(bishop_pseudo_attacks(sq("5e")).count(), 4);
+    }
+
+    /// The table lookup equals walking the rays, for every square and every occupancy of
+    /// the squares a slider there can see.
+    #[test]
+    fn slider_tables_match_ray_walks() {
+        for sq in Square::all() {
+            for (lines, attack) in [
+                (
+                    [RANK, FILE],
+                    rook_attacks as fn(Square, Bitboard) -> Bitboard,
+                ),
+                ([DIAGONAL, ANTI_DIAGONAL], bishop_attacks),
+            ] {
+                let mask = line_mask(lines[0], sq.index()) | line_mask(lines[1], sq.index());
+                let mut subset: u32 = 0;
+                loop {
+                    // Add noise off the lines: it must not matter.
+                    let occupied = Bitboard(subset | (!mask & 0x0155_5555 & Bitboard::FULL.0));
+                    let walked: u32 = (0..2)
+                        .flat_map(|l| [lines[l] * 2, lines[l] * 2 + 1])
+                        .map(|d| walk(sq.index(), d, occupied.0))
+                        .fold(0, |a, b| a | b);
+                    assert_eq!(attack(sq, occupied), Bitboard(walked), "{sq} {subset:025b}");
+                    subset = subset.wrapping_sub(mask) & mask;
+                    if subset == 0 {
+                        break;
+                    }
+                }
+            }
+        }
     }
 
     #[test]

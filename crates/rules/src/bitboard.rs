@@ -84,7 +84,7 @@ impl Iterator for Bitboard {
         }
         let index = self.0.trailing_zeros() as u8;
         self.0 &= self.0 - 1;
-        Square::new(index)
+        Some(Square::from_index_trusted(index))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -136,6 +136,12 @@ mod tests {
         assert!(bb.has_more_than_one());
         assert!(!Bitboard(8).has_more_than_one());
         assert_eq!(Bitboard::column(0).count(), 5);
-        assert_eq!((Bitboard::column(4) & Bitboard::row(4)).first().unwrap().index(), 24);
+        assert_eq!(
+            (Bitboard::column(4) & Bitboard::row(4))
+                .first()
+                .unwrap()
+                .index(),
+            24
+        );
     }
 }

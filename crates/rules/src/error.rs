@@ -103,7 +103,10 @@ impl fmt::Display for PositionError {
                 write!(f, "{color} has two unpromoted pawns on file {file}")
             }
             PositionError::PawnOnLastRank { color, square } => {
-                write!(f, "{color} has an unpromoted pawn on its last rank at {square}")
+                write!(
+                    f,
+                    "{color} has an unpromoted pawn on its last rank at {square}"
+                )
             }
             PositionError::OpponentInCheck => f.write_str("the side not to move is in check"),
         }

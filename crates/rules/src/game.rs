@@ -315,7 +315,10 @@ impl Game {
             } else {
                 WinReason::NoLegalMoves
             };
-            return Some(Outcome::Win { winner: !us, reason });
+            return Some(Outcome::Win {
+                winner: !us,
+                reason,
+            });
         }
         // 2. Fourth occurrence of the position.
         if let Some(outcome) = self.judge_repetition() {

@@ -1,11 +1,15 @@
 //! Legal move generation, legality of a single move, and the narrower generators the search
 //! uses (captures and promotions; check evasions).
 
-use crate::attacks::{attacks, between, king_attacks, line, pawn_attacks};
+use crate::attacks::{
+    attacks, between, bishop_attacks, gold_attacks, king_attacks, line, pawn_attacks, rook_attacks,
+    silver_attacks,
+};
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveKind, MoveList};
-use crate::piece::PieceKind;
+use crate::piece::{Color, PieceKind};
 use crate::position::{promotion_zone, Position};
+use crate::square::Square;
 
 impl Position {
     /// Appends every legal move.
@@ -54,7 +58,8 @@ impl Position {
                         return false;
                     }
                 }
-                kind != PieceKind::Pawn || self.pawn_drop_targets(Bitboard::from_square(to)) != Bitboard::EMPTY
+                kind != PieceKind::Pawn
+                    || self.pawn_drop_targets(Bitboard::from_square(to)) != Bitboard::EMPTY
             }
             MoveKind::Board { from, to, promote } => {
                 let Some(piece) = self.piece_at(from) else {
@@ -129,19 +134,47 @@ impl Position {
     /// dropped: not on the last rank, not on a file with an own unpromoted pawn, and not
     /// giving mate.
     fn pawn_drop_targets(&self, candidates: Bitboard) -> Bitboard {
-        let us = self.side_to_move();
-        let them = !us;
+        let them = !self.side_to_move();
         let mut targets = candidates & self.pawn_drop_base_targets();
         if let Some(check_square) = pawn_attacks(them, self.king_square(them)).first() {
-            if targets.contains(check_square)
-                && !self
-                    .played(Move::drop(PieceKind::Pawn, check_square))
-                    .has_legal_move()
-            {
+            if targets.contains(check_square) && self.pawn_drop_mates(check_square) {
                 targets = targets.without(check_square);
             }
         }
         targets
+    }
+
+    /// Whether a pawn dropped on `sq`, the square in front of the enemy king, mates. The
+    /// pawn's check is a contact check, so it cannot be blocked: the enemy must capture the
+    /// pawn or move the king. Answered without playing the drop, since it is asked at nearly
+    /// every node where a pawn is in hand.
+    fn pawn_drop_mates(&self, sq: Square) -> bool {
+        let us = self.side_to_move();
+        let them = !us;
+        let king = self.king_square(them);
+        let occupied = self.occupied().with(sq);
+        // The pawn attacks only the king's square, so it need not be counted as an attacker
+        // below; it only blocks.
+        let king_gone = occupied.without(king);
+        for to in king_attacks(king) & !self.pieces(them) {
+            if self.attackers_to(to, us, king_gone).is_empty() {
+                return false;
+            }
+        }
+        let capturers = self.attackers_to(sq, them, occupied).without(king);
+        for from in capturers {
+            // After the capture `from` is empty and `sq` is occupied by the capturer.
+            let after = occupied.without(from);
+            let exposed = (rook_attacks(king, after)
+                & (self.pieces_of(us, PieceKind::Rook) | self.pieces_of(us, PieceKind::Dragon)))
+                | (bishop_attacks(king, after)
+                    & (self.pieces_of(us, PieceKind::Bishop)
+                        | self.pieces_of(us, PieceKind::Horse)));
+            if exposed.is_empty() {
+                return false;
+            }
+        }
+        true
     }
 
     fn generate<const NOISY: bool>(&self, list: &mut MoveList) {
@@ -159,9 +192,9 @@ impl Position {
         if NOISY {
             king_targets &= enemy;
         }
-        let occupied_without_king = occupied.without(king);
-        for to in king_targets {
-            if self.attackers_to(to, them, occupied_without_king).is_empty() {
+        if !king_targets.is_empty() {
+            king_targets &= !self.attacked_squares(them, occupied.without(king));
+            for to in king_targets {
                 list.push(Move::board(king, to, false));
             }
         }
@@ -179,27 +212,89 @@ impl Position {
             None => (!own, !occupied),
         };
 
-        // 3. Other pieces' board moves; a pinned piece stays on the line through its king.
+        // 3. Other pieces' board moves, kind by kind so that each uses its own attack table
+        //    and promotion rule. Pinned pieces come last: they stay on the line through
+        //    their king.
         let zone = promotion_zone(us);
         let pinned = self.pinned();
-        for from in own.without(king) {
-            let kind = self.piece_at(from).expect("own piece").kind;
-            let mut targets = attacks(us, kind, from, occupied) & board_targets;
-            if pinned.contains(from) {
-                targets &= line(king, from);
+        let free = !pinned;
+        let ours = |kind: PieceKind| self.pieces_of(us, kind) & free;
+        // Pawns move one step; reaching the far rank they must promote.
+        let pawns = ours(PieceKind::Pawn).0;
+        let pawn_steps = Bitboard(match us {
+            Color::Sente => pawns >> 5,
+            Color::Gote => pawns << 5,
+        }) & board_targets;
+        for to in pawn_steps {
+            let from = Square::new(match us {
+                Color::Sente => to.index() as u8 + 5,
+                Color::Gote => to.index() as u8 - 5,
+            })
+            .expect("pawn came from the board");
+            if zone.contains(to) {
+                list.push(Move::board(from, to, true));
+            } else if !NOISY || enemy.contains(to) {
+                list.push(Move::board(from, to, false));
             }
-            let may_promote_anywhere = kind.can_promote() && zone.contains(from);
+        }
+        let promotable = |list: &mut MoveList, from: Square, targets: Bitboard| {
+            let may_promote = if zone.contains(from) {
+                targets
+            } else {
+                targets & zone
+            };
+            for to in may_promote {
+                list.push(Move::board(from, to, true));
+            }
+            let plain = if NOISY { targets & enemy } else { targets };
+            for to in plain {
+                list.push(Move::board(from, to, false));
+            }
+        };
+        let plain = |list: &mut MoveList, from: Square, targets: Bitboard| {
+            let targets = if NOISY { targets & enemy } else { targets };
             for to in targets {
-                let capture = enemy.contains(to);
-                if kind.can_promote() && (may_promote_anywhere || zone.contains(to)) {
-                    list.push(Move::board(from, to, true));
-                    // A pawn reaching the far rank must promote; other pieces may decline.
-                    if kind != PieceKind::Pawn && (!NOISY || capture) {
+                list.push(Move::board(from, to, false));
+            }
+        };
+        for from in ours(PieceKind::Silver) {
+            promotable(list, from, silver_attacks(us, from) & board_targets);
+        }
+        for from in ours(PieceKind::Bishop) {
+            promotable(list, from, bishop_attacks(from, occupied) & board_targets);
+        }
+        for from in ours(PieceKind::Rook) {
+            promotable(list, from, rook_attacks(from, occupied) & board_targets);
+        }
+        let golds = ours(PieceKind::Gold) | ours(PieceKind::ProPawn) | ours(PieceKind::ProSilver);
+        for from in golds {
+            plain(list, from, gold_attacks(us, from) & board_targets);
+        }
+        for from in ours(PieceKind::Horse) {
+            let targets = (bishop_attacks(from, occupied) | king_attacks(from)) & board_targets;
+            plain(list, from, targets);
+        }
+        for from in ours(PieceKind::Dragon) {
+            let targets = (rook_attacks(from, occupied) | king_attacks(from)) & board_targets;
+            plain(list, from, targets);
+        }
+        for from in pinned {
+            let kind = self.piece_at(from).expect("pinned piece").kind;
+            let targets = attacks(us, kind, from, occupied) & board_targets & line(king, from);
+            if kind == PieceKind::Pawn {
+                // A pinned pawn can only move along a file pin, never onto its far rank
+                // unpromoted.
+                for to in targets {
+                    if zone.contains(to) {
+                        list.push(Move::board(from, to, true));
+                    } else if !NOISY || enemy.contains(to) {
                         list.push(Move::board(from, to, false));
                     }
-                } else if !NOISY || capture {
-                    list.push(Move::board(from, to, false));
                 }
+            } else if kind.can_promote() {
+                promotable(list, from, targets);
+            } else {
+                plain(list, from, targets);
             }
         }
 

@@ -216,7 +216,10 @@ impl FromStr for Move {
                     b'R' => PieceKind::Rook,
                     _ => return Err(err()),
                 };
-                Ok(Move::drop(kind, Square::parse(*file, *rank).ok_or_else(err)?))
+                Ok(Move::drop(
+                    kind,
+                    Square::parse(*file, *rank).ok_or_else(err)?,
+                ))
             }
             [f1, r1, f2, r2, rest @ ..] if rest.is_empty() || rest == b"+" => {
                 let from = Square::parse(*f1, *r1).ok_or_else(err)?;

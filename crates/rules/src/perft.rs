@@ -8,12 +8,23 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let mut list = MoveList::new();
-    pos.generate_legal(&mut list);
+    // One move list per ply, made once: filling a fresh list costs as much as generating.
+    let mut lists: Vec<MoveList> = (0..depth).map(|_| MoveList::new()).collect();
+    perft_with(pos, depth, &mut lists)
+}
+
+fn perft_with(pos: &Position, depth: u32, lists: &mut [MoveList]) -> u64 {
+    let (list, deeper) = lists.split_first_mut().expect("one list per ply");
+    list.clear();
+    pos.generate_legal(list);
     if depth == 1 {
         return list.len() as u64;
     }
-    list.iter().map(|&mv| perft(&pos.played(mv), depth - 1)).sum()
+    let mut total = 0;
+    for &mv in list.iter() {
+        total += perft_with(&pos.played(mv), depth - 1, deeper);
+    }
+    total
 }
 
 /// Leaf counts per root move, in generation order.

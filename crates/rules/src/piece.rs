@@ -251,7 +251,10 @@ mod tests {
     #[test]
     fn display_matches_sfen() {
         assert_eq!(Piece::new(Color::Sente, PieceKind::Horse).to_string(), "+B");
-        assert_eq!(Piece::new(Color::Gote, PieceKind::ProPawn).to_string(), "+p");
+        assert_eq!(
+            Piece::new(Color::Gote, PieceKind::ProPawn).to_string(),
+            "+p"
+        );
         assert_eq!(Piece::new(Color::Gote, PieceKind::King).to_string(), "k");
     }
 }

@@ -59,14 +59,15 @@ impl Position {
             let c = piece.color;
             base_counts[piece.kind.unpromote().index()] += 1;
             match piece.kind {
-                PieceKind::King => {
-                    if kings[c.index()].replace(sq).is_some() {
-                        return Err(PositionError::ExtraKing(c));
-                    }
+                PieceKind::King if kings[c.index()].replace(sq).is_some() => {
+                    return Err(PositionError::ExtraKing(c));
                 }
                 PieceKind::Pawn => {
                     if promotion_zone(c).contains(sq) {
-                        return Err(PositionError::PawnOnLastRank { color: c, square: sq });
+                        return Err(PositionError::PawnOnLastRank {
+                            color: c,
+                            square: sq,
+                        });
                     }
                     if std::mem::replace(&mut pawn_files[c.index()][sq.column() as usize], true) {
                         return Err(PositionError::TwoPawnsOnFile {
@@ -250,9 +251,8 @@ impl Position {
         let golds = k[PieceKind::Gold.index()]
             | k[PieceKind::ProPawn.index()]
             | k[PieceKind::ProSilver.index()];
-        let kings = k[PieceKind::King.index()]
-            | k[PieceKind::Horse.index()]
-            | k[PieceKind::Dragon.index()];
+        let kings =
+            k[PieceKind::King.index()] | k[PieceKind::Horse.index()] | k[PieceKind::Dragon.index()];
         let diagonal = k[PieceKind::Bishop.index()] | k[PieceKind::Horse.index()];
         let orthogonal = k[PieceKind::Rook.index()] | k[PieceKind::Dragon.index()];
         let attackers = (pawn_attacks(them, sq) & k[PieceKind::Pawn.index()])
@@ -262,6 +262,34 @@ impl Position {
             | (bishop_attacks(sq, occupied) & diagonal)
             | (rook_attacks(sq, occupied) & orthogonal);
         attackers & self.by_color[color.index()]
+    }
+
+    /// Every square attacked by a piece of `color`, with `occupied` as the blockers.
+    pub fn attacked_squares(&self, color: Color, occupied: Bitboard) -> Bitboard {
+        let k = &self.by_kind;
+        let own = self.by_color[color.index()];
+        let mine = |kind: PieceKind| k[kind.index()] & own;
+        let pawns = mine(PieceKind::Pawn).0;
+        let mut attacked = Bitboard(match color {
+            Color::Sente => pawns >> 5,
+            Color::Gote => pawns << 5,
+        });
+        for sq in mine(PieceKind::Silver) {
+            attacked |= silver_attacks(color, sq);
+        }
+        for sq in mine(PieceKind::Gold) | mine(PieceKind::ProPawn) | mine(PieceKind::ProSilver) {
+            attacked |= gold_attacks(color, sq);
+        }
+        for sq in mine(PieceKind::King) | mine(PieceKind::Horse) | mine(PieceKind::Dragon) {
+            attacked |= king_attacks(sq);
+        }
+        for sq in mine(PieceKind::Bishop) | mine(PieceKind::Horse) {
+            attacked |= bishop_attacks(sq, occupied);
+        }
+        for sq in mine(PieceKind::Rook) | mine(PieceKind::Dragon) {
+            attacked |= rook_attacks(sq, occupied);
+        }
+        attacked
     }
 
     /// Whether `mv` captures a piece. `mv` must be pseudo-legal here.
@@ -316,7 +344,8 @@ impl Position {
             hand.remove(kind);
         }
         let after = hand.count(kind);
-        self.hand_key ^= zobrist::hand_key(color, kind, before) ^ zobrist::hand_key(color, kind, after);
+        self.hand_key ^=
+            zobrist::hand_key(color, kind, before) ^ zobrist::hand_key(color, kind, after);
     }
 
     /// Plays `mv`, which must be legal (see [`Position::is_legal`]); playing an illegal move

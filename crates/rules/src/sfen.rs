@@ -35,7 +35,10 @@ fn parse_board(text: &str) -> Result<[Option<Piece>; 25], ParseSfenError> {
     let err = |reason: String| ParseSfenError::new(SfenField::Board, reason);
     let ranks: Vec<&str> = text.split('/').collect();
     if ranks.len() != 5 {
-        return Err(err(format!("'{text}' has {} ranks, expected 5", ranks.len())));
+        return Err(err(format!(
+            "'{text}' has {} ranks, expected 5",
+            ranks.len()
+        )));
     }
     let mut board = [None; 25];
     for (row, rank_text) in ranks.iter().enumerate() {

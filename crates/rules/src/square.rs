@@ -24,6 +24,14 @@ impl Square {
         }
     }
 
+    /// The square with index `index`, which the caller knows is below 25 (a bit of a valid
+    /// [`crate::Bitboard`]). A larger index makes later table lookups panic, never misbehave.
+    #[inline]
+    pub(crate) const fn from_index_trusted(index: u8) -> Square {
+        debug_assert!(index < 25);
+        Square(index)
+    }
+
     /// The square at `row` (0 = rank a) and `column` (0 = file 5), if both are below 5.
     #[inline]
     pub const fn from_row_col(row: u8, column: u8) -> Option<Square> {

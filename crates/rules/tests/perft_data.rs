@@ -38,12 +38,15 @@ fn data_has_enough_varied_positions() {
     assert!(rows.len() >= 62, "{} rows", rows.len());
     let positions: Vec<Position> = rows.iter().map(|r| r.sfen.parse().unwrap()).collect();
     assert!(positions.iter().filter(|p| p.in_check()).count() >= 15);
-    let with_hands = positions
-        .iter()
-        .filter(|p| !p.hand(gogo_rules::Color::Sente).is_empty() || !p.hand(gogo_rules::Color::Gote).is_empty());
+    let with_hands = positions.iter().filter(|p| {
+        !p.hand(gogo_rules::Color::Sente).is_empty() || !p.hand(gogo_rules::Color::Gote).is_empty()
+    });
     assert!(with_hands.count() >= 30);
     let promoted = positions.iter().filter(|p| {
-        p.board().iter().flatten().any(|piece| piece.kind.is_promoted())
+        p.board()
+            .iter()
+            .flatten()
+            .any(|piece| piece.kind.is_promoted())
     });
     assert!(promoted.count() >= 15);
     assert!(rows.iter().filter(|r| r.mating_pawn_drops > 0).count() >= 5);
