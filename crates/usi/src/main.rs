@@ -21,6 +21,18 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Search a fixed list of positions and print the node count and speed.
+    Bench {
+        /// Depth in plies.
+        #[arg(long, default_value_t = 9)]
+        depth: i32,
+        /// Search threads (the node count is deterministic only with one).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Hash table size in MiB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+    },
     /// Count the leaves of the legal move tree, per root move.
     Perft {
         /// Depth in plies.
@@ -61,6 +73,27 @@ fn main() -> ExitCode {
         None => {
             usi::run();
             ExitCode::SUCCESS
+        }
+        Some(Command::Bench { depth, threads, hash }) => {
+            if threads != 1 {
+                eprintln!("gogo bench: only --threads 1 is supported for now");
+                return ExitCode::from(2);
+            }
+            let result = gogo_search::bench::run(depth, hash, &mut |i, sfen, nodes| {
+                eprintln!("position {:>2} {sfen}: {nodes}", i + 1);
+            });
+            match result {
+                Ok(r) => {
+                    let nps = (r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9)) as u64;
+                    println!("Nodes searched: {}", r.nodes);
+                    println!("Nodes/second: {nps}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("gogo bench: {e}");
+                    ExitCode::from(2)
+                }
+            }
         }
         Some(Command::Perft { depth, sfen, moves }) => {
             let mut text = sfen;

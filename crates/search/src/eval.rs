@@ -1,0 +1,93 @@
+//! Static evaluation: material (board and hand valued apart), piece-square terms, mobility of
+//! the long-range pieces, and king safety (attackers and drop threats against defenders).
+//! Weights live in [`crate::weights`].
+
+use crate::weights::*;
+use gogo_rules::attacks::{attacks, king_attacks};
+use gogo_rules::{Bitboard, Color, PieceKind, Position, Square};
+
+/// The square as Sente sees it: Gote's tables are the point reflection.
+#[inline]
+fn relative(color: Color, sq: Square) -> usize {
+    match color {
+        Color::Sente => sq.index(),
+        Color::Gote => 24 - sq.index(),
+    }
+}
+
+/// Evaluation from the side to move's point of view, in centipawns.
+pub fn evaluate(pos: &Position) -> i32 {
+    let occupied = pos.occupied();
+    let mut score = [0i32; 2];
+    let mut attacked = [Bitboard::EMPTY; 2];
+    let mut zone_weight = [0i32; 2]; // attack weight against each colour's king zone
+    let kings = [pos.king_square(Color::Sente), pos.king_square(Color::Gote)];
+    let zones = [king_attacks(kings[0]), king_attacks(kings[1])];
+
+    for color in Color::ALL {
+        let us = color.index();
+        let enemy_zone = zones[1 - us];
+        for sq in pos.pieces(color) {
+            let kind = pos.piece_at(sq).expect("occupied").kind;
+            score[us] += BOARD_VALUE[kind.index()] + PSQT[kind.index()][relative(color, sq)];
+            let reach = attacks(color, kind, sq, occupied);
+            attacked[us] |= reach;
+            if MOBILITY[kind.index()] != 0 {
+                score[us] += MOBILITY[kind.index()] * (reach & !pos.pieces(color)).count() as i32;
+            }
+            if !(reach & enemy_zone).is_empty() {
+                zone_weight[1 - us] += KING_ATTACKER_WEIGHT[kind.index()];
+            }
+        }
+        let hand = pos.hand(color);
+        for kind in hand.kinds() {
+            let n = hand.count(kind) as i32;
+            score[us] += HAND_VALUE[kind.index()] * n + SECOND_IN_HAND[kind.index()] * (n - 1);
+            zone_weight[1 - us] += KING_HAND_WEIGHT[kind.index()] * n;
+        }
+    }
+
+    for color in Color::ALL {
+        let us = color.index();
+        let zone = zones[us];
+        let defenders = zone
+            & pos.pieces(color)
+            & (pos.pieces_of_kind(PieceKind::Gold)
+                | pos.pieces_of_kind(PieceKind::Silver)
+                | pos.pieces_of_kind(PieceKind::ProPawn)
+                | pos.pieces_of_kind(PieceKind::ProSilver));
+        let weak = zone & attacked[1 - us] & !attacked[us];
+        let danger = KING_DANGER[(zone_weight[us] as usize).min(KING_DANGER.len() - 1)];
+        score[us] += KING_DEFENDER * defenders.count() as i32
+            - KING_WEAK_SQUARE * weak.count() as i32
+            - danger;
+    }
+
+    let side = pos.side_to_move().index();
+    score[side] - score[1 - side] + TEMPO
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_is_balanced_and_symmetric() {
+        let pos = Position::startpos();
+        assert_eq!(evaluate(&pos), TEMPO);
+        // The mirror image (colours swapped, board rotated) scores the same for the mover.
+        let a = Position::from_sfen("k4/5/5/5/2G1K b P 1").unwrap();
+        let b = Position::from_sfen("k1g2/5/5/5/4K w p 1").unwrap();
+        assert_eq!(evaluate(&a), evaluate(&b));
+    }
+
+    #[test]
+    fn material_counts() {
+        let up_a_rook = Position::from_sfen("rbsgk/4p/5/P4/KGSBR b R 1");
+        assert!(up_a_rook.is_err()); // three rooks: not a position
+        let ahead = Position::from_sfen("1bsgk/4p/5/P4/KGSBR b R 1").unwrap();
+        assert!(evaluate(&ahead) > 900);
+        let behind = Position::from_sfen("1bsgk/4p/5/P4/KGSBR w R 1").unwrap();
+        assert!(evaluate(&behind) < -800);
+    }
+}

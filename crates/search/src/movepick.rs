@@ -1,0 +1,289 @@
+//! The staged move picker: moves come out stage by stage, each stage generated only when
+//! reached, so a cutoff on the transposition-table move costs no generation at all.
+
+use crate::see::see;
+use crate::thread::ThreadData;
+use crate::weights::{board_value, capture_gain};
+use gogo_rules::{Move, MoveList, Position, MAX_MOVES};
+
+/// The stages, in order. Quiescence search uses only the noisy stages; a side in check gets
+/// all its evasions in one scored stage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// The transposition-table move, if legal.
+    TtMove,
+    /// Generate and score captures and promotions.
+    GenerateNoisy,
+    /// Captures and promotions that do not lose material (SEE >= 0), best first.
+    GoodNoisy,
+    /// The two killer moves of this ply.
+    Killers,
+    /// The countermove to the previous move.
+    Countermove,
+    /// Generate and score the quiet moves and drops.
+    GenerateQuiets,
+    /// Quiet moves and drops by history.
+    Quiets,
+    /// Captures that lose material, last.
+    BadNoisy,
+    /// Generate and score every evasion (in check).
+    GenerateEvasions,
+    /// Evasions, best first.
+    Evasions,
+    /// Nothing left.
+    Done,
+}
+
+/// Picks moves one at a time, best first within each stage.
+pub struct MovePicker {
+    stage: Stage,
+    tt_move: Option<Move>,
+    killers: [Option<Move>; 2],
+    countermove: Option<Move>,
+    quiescence: bool,
+    list: MoveList,
+    scores: [i32; MAX_MOVES],
+    next: usize,
+    bad: Vec<Move>,
+    bad_next: usize,
+    killer_index: usize,
+}
+
+fn is_noisy(pos: &Position, mv: Move) -> bool {
+    mv.is_promotion() || pos.is_capture(mv)
+}
+
+impl MovePicker {
+    /// A picker for a full-width node.
+    pub fn new(
+        pos: &Position,
+        tt_move: Option<Move>,
+        killers: [Option<Move>; 2],
+        countermove: Option<Move>,
+    ) -> MovePicker {
+        MovePicker::build(pos, tt_move, killers, countermove, false)
+    }
+
+    /// A picker for quiescence search: captures and promotions only, unless in check.
+    pub fn quiescence(pos: &Position, tt_move: Option<Move>) -> MovePicker {
+        let tt_move = tt_move.filter(|&m| pos.in_check() || is_noisy(pos, m));
+        MovePicker::build(pos, tt_move, [None; 2], None, true)
+    }
+
+    fn build(
+        pos: &Position,
+        tt_move: Option<Move>,
+        killers: [Option<Move>; 2],
+        countermove: Option<Move>,
+        quiescence: bool,
+    ) -> MovePicker {
+        let tt_move = tt_move.filter(|&m| pos.is_legal(m));
+        MovePicker {
+            stage: if tt_move.is_some() {
+                Stage::TtMove
+            } else if pos.in_check() {
+                Stage::GenerateEvasions
+            } else {
+                Stage::GenerateNoisy
+            },
+            tt_move,
+            killers,
+            countermove,
+            quiescence,
+            list: MoveList::new(),
+            scores: [0; MAX_MOVES],
+            next: 0,
+            bad: Vec::new(),
+            bad_next: 0,
+            killer_index: 0,
+        }
+    }
+
+    /// The current stage.
+    pub fn stage(&self) -> Stage {
+        self.stage
+    }
+
+    fn take_best(&mut self) -> Option<(Move, i32)> {
+        let n = self.list.len();
+        if self.next >= n {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.list.as_mut_slice().swap(self.next, best);
+        self.scores.swap(self.next, best);
+        let picked = (self.list.as_slice()[self.next], self.scores[self.next]);
+        self.next += 1;
+        Some(picked)
+    }
+
+    fn noisy_score(pos: &Position, mv: Move) -> i32 {
+        let victim = pos.captured_piece(mv).map_or(0, |p| capture_gain(p.kind));
+        let attacker = pos.moved_kind(mv).map_or(0, board_value);
+        let promotion = if mv.is_promotion() { 300 } else { 0 };
+        victim * 8 - attacker + promotion
+    }
+
+    /// The next move, or `None` when all have been given.
+    pub fn next(&mut self, pos: &Position, td: &ThreadData) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = if pos.in_check() {
+                        Stage::GenerateEvasions
+                    } else {
+                        Stage::GenerateNoisy
+                    };
+                    return self.tt_move;
+                }
+                Stage::GenerateNoisy => {
+                    self.list.clear();
+                    pos.generate_noisy(&mut self.list);
+                    for i in 0..self.list.len() {
+                        self.scores[i] = Self::noisy_score(pos, self.list.as_slice()[i]);
+                    }
+                    self.next = 0;
+                    self.stage = Stage::GoodNoisy;
+                }
+                Stage::GoodNoisy => match self.take_best() {
+                    Some((mv, _)) if Some(mv) == self.tt_move => {}
+                    Some((mv, _)) => {
+                        if pos.is_capture(mv) && see(pos, mv) < 0 {
+                            self.bad.push(mv);
+                        } else {
+                            return Some(mv);
+                        }
+                    }
+                    None => {
+                        self.stage = if self.quiescence {
+                            Stage::BadNoisy
+                        } else {
+                            Stage::Killers
+                        };
+                    }
+                },
+                Stage::Killers => {
+                    if self.killer_index < 2 {
+                        let k = self.killers[self.killer_index];
+                        self.killer_index += 1;
+                        if let Some(mv) = k {
+                            if Some(mv) != self.tt_move && pos.is_legal(mv) && !is_noisy(pos, mv) {
+                                return Some(mv);
+                            }
+                        }
+                    } else {
+                        self.stage = Stage::Countermove;
+                    }
+                }
+                Stage::Countermove => {
+                    self.stage = Stage::GenerateQuiets;
+                    if let Some(mv) = self.countermove {
+                        if Some(mv) != self.tt_move
+                            && !self.killers.contains(&Some(mv))
+                            && pos.is_legal(mv)
+                            && !is_noisy(pos, mv)
+                        {
+                            return Some(mv);
+                        }
+                    }
+                }
+                Stage::GenerateQuiets => {
+                    let mut all = MoveList::new();
+                    pos.generate_legal(&mut all);
+                    self.list.clear();
+                    let color = pos.side_to_move();
+                    for &mv in all.iter() {
+                        if is_noisy(pos, mv)
+                            || Some(mv) == self.tt_move
+                            || self.killers.contains(&Some(mv))
+                            || Some(mv) == self.countermove
+                        {
+                            continue;
+                        }
+                        self.scores[self.list.len()] = td.history(color, mv);
+                        self.list.push(mv);
+                    }
+                    self.next = 0;
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => match self.take_best() {
+                    Some((mv, _)) => return Some(mv),
+                    None => self.stage = Stage::BadNoisy,
+                },
+                Stage::BadNoisy => {
+                    if self.bad_next < self.bad.len() {
+                        self.bad_next += 1;
+                        return Some(self.bad[self.bad_next - 1]);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::GenerateEvasions => {
+                    self.list.clear();
+                    pos.generate_evasions(&mut self.list);
+                    let color = pos.side_to_move();
+                    for i in 0..self.list.len() {
+                        let mv = self.list.as_slice()[i];
+                        self.scores[i] = if is_noisy(pos, mv) {
+                            1_000_000 + Self::noisy_score(pos, mv)
+                        } else {
+                            td.history(color, mv)
+                        };
+                    }
+                    self.next = 0;
+                    self.stage = Stage::Evasions;
+                }
+                Stage::Evasions => match self.take_best() {
+                    Some((mv, _)) if Some(mv) == self.tt_move => {}
+                    Some((mv, _)) => return Some(mv),
+                    None => self.stage = Stage::Done,
+                },
+                Stage::Done => return None,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gogo_rules::Position;
+
+    /// The picker yields exactly the legal moves, once each, whatever the hints.
+    #[test]
+    fn picker_yields_each_legal_move_once() {
+        let sfens = [
+            "rbsgk/4p/5/P4/KGSBR b - 1",
+            "3k1/G4/4g/PK1b1/5 w 2S1B1R1r1p 1",
+            "r1s1k/2b1g/1P1r1/PG3/K1SB1 b - 1",
+            "k4/2S2/1G3/5/4K b P 1",
+        ];
+        let td = ThreadData::new(0);
+        for sfen in sfens {
+            let pos = Position::from_sfen(sfen).unwrap();
+            let legal = pos.legal_moves();
+            let hint = legal.as_slice().last().copied();
+            let bogus: Move = "P*1a".parse().unwrap();
+            for (tt, killers) in [(None, [None, None]), (hint, [Some(bogus), hint])] {
+                let mut picker = MovePicker::new(&pos, tt, killers, Some(bogus));
+                let mut seen = Vec::new();
+                while let Some(mv) = picker.next(&pos, &td) {
+                    seen.push(mv.bits());
+                }
+                let mut want: Vec<u16> = legal.iter().map(|m| m.bits()).collect();
+                seen.sort_unstable();
+                want.sort_unstable();
+                assert_eq!(seen, want, "{sfen}");
+            }
+            // Quiescence: only noisy moves (or evasions in check).
+            let mut picker = MovePicker::quiescence(&pos, None);
+            while let Some(mv) = picker.next(&pos, &td) {
+                assert!(pos.in_check() || is_noisy(&pos, mv));
+            }
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! Time management: a soft target (no new iteration after it) and a hard limit (the search
+//! stops inside an iteration) for each move, from the USI clock parameters.
+
+use gogo_rules::Color;
+use std::time::Duration;
+
+/// What `go` asked for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchLimits {
+    /// Remaining main time per colour (`btime`, `wtime`).
+    pub time: [Option<Duration>; 2],
+    /// Fischer increment per colour (`binc`, `winc`).
+    pub increment: [Duration; 2],
+    /// Byoyomi per move, once the main time is spent.
+    pub byoyomi: Duration,
+    /// Exact time for this move.
+    pub movetime: Option<Duration>,
+    /// Depth limit in plies.
+    pub depth: Option<i32>,
+    /// Node limit.
+    pub nodes: Option<u64>,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Ponder: no time limit until `ponderhit`.
+    pub ponder: bool,
+}
+
+/// Soft and hard limits for one move; `None` for no limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeBudget {
+    /// Do not start a new iteration after this (scaled by best-move instability).
+    pub soft: Option<Duration>,
+    /// Stop the search at this.
+    pub hard: Option<Duration>,
+}
+
+impl TimeBudget {
+    /// No time limit.
+    pub const UNLIMITED: TimeBudget = TimeBudget {
+        soft: None,
+        hard: None,
+    };
+
+    /// The budget for `side` to move under `limits`, keeping `overhead` in reserve for
+    /// the transmission and the GUI.
+    pub fn new(limits: &SearchLimits, side: Color, overhead: Duration) -> TimeBudget {
+        if limits.infinite {
+            return TimeBudget::UNLIMITED;
+        }
+        if let Some(t) = limits.movetime {
+            let t = t.saturating_sub(overhead).max(Duration::from_millis(1));
+            return TimeBudget {
+                soft: Some(t),
+                hard: Some(t),
+            };
+        }
+        let remaining = limits.time[side.index()];
+        let increment = limits.increment[side.index()];
+        let byoyomi = limits.byoyomi;
+        if remaining.is_none() && byoyomi.is_zero() {
+            return TimeBudget::UNLIMITED;
+        }
+        let remaining = remaining.unwrap_or_default();
+        let floor = Duration::from_millis(1);
+        // The most this move may take without losing on time.
+        let available = (remaining + byoyomi).saturating_sub(overhead).max(floor);
+        let (soft, hard) = if !byoyomi.is_zero() {
+            // Byoyomi is lost if unused: spend it whole, plus a slice of the main time.
+            let from_main = remaining / 12;
+            let hard = (from_main * 3 + byoyomi).min(available);
+            let soft = (from_main + byoyomi).min(hard);
+            (soft, hard)
+        } else if !increment.is_zero() {
+            let soft = remaining / 25 + increment * 3 / 4;
+            let hard = (remaining / 5 + increment).min(available);
+            (soft.min(hard), hard)
+        } else {
+            let hard = (remaining / 6).min(available).max(floor);
+            ((remaining / 30).min(hard), hard)
+        };
+        TimeBudget {
+            soft: Some(soft.max(floor)),
+            hard: Some(hard.max(floor)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn byoyomi_only_spends_it_all_less_the_margin() {
+        let limits = SearchLimits { time: [Some(ms(0)); 2], byoyomi: ms(200), ..Default::default() };
+        let b = TimeBudget::new(&limits, Color::Sente, ms(30));
+        assert_eq!(b.hard, Some(ms(170)));
+        assert_eq!(b.soft, Some(ms(170)));
+    }
+
+    #[test]
+    fn never_more_than_the_clock_allows() {
+        for (time, inc, byo) in [(10u64, 0u64, 0u64), (1000, 10, 0), (5, 0, 50), (60_000, 0, 0), (0, 0, 10)] {
+            for side in Color::ALL {
+                let limits = SearchLimits {
+                    time: [Some(ms(time)); 2],
+                    increment: [ms(inc); 2],
+                    byoyomi: ms(byo),
+                    ..Default::default()
+                };
+                let b = TimeBudget::new(&limits, side, ms(20));
+                let hard = b.hard.unwrap();
+                assert!(hard <= ms(time + byo).saturating_sub(ms(20)).max(ms(1)), "{time} {inc} {byo}: {hard:?}");
+                assert!(b.soft.unwrap() <= hard);
+            }
+        }
+    }
+
+    #[test]
+    fn reads_the_side_to_move_clock() {
+        let limits = SearchLimits {
+            time: [Some(ms(60_000)), Some(ms(1_000))],
+            ..Default::default()
+        };
+        let sente = TimeBudget::new(&limits, Color::Sente, ms(0));
+        let gote = TimeBudget::new(&limits, Color::Gote, ms(0));
+        assert!(sente.hard > gote.hard);
+        assert_eq!(TimeBudget::new(&SearchLimits::default(), Color::Sente, ms(0)), TimeBudget::UNLIMITED);
+    }
+}
