@@ -59,7 +59,11 @@ pub struct BenchResult {
 
 /// Searches every bench position to `depth` with a fresh table of `hash_mb` MiB, one thread;
 /// `each` is told each position's node count.
-pub fn run(depth: i32, hash_mb: usize, each: &mut dyn FnMut(usize, &str, u64)) -> Result<BenchResult, String> {
+pub fn run(
+    depth: i32,
+    hash_mb: usize,
+    each: &mut dyn FnMut(usize, &str, u64),
+) -> Result<BenchResult, String> {
     let tt = TranspositionTable::new(hash_mb)?;
     let start = Instant::now();
     let mut nodes = 0;
@@ -70,5 +74,8 @@ pub fn run(depth: i32, hash_mb: usize, each: &mut dyn FnMut(usize, &str, u64)) -
         each(i, sfen, result.nodes);
         nodes += result.nodes;
     }
-    Ok(BenchResult { nodes, elapsed: start.elapsed() })
+    Ok(BenchResult {
+        nodes,
+        elapsed: start.elapsed(),
+    })
 }

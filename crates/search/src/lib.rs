@@ -18,7 +18,10 @@ pub mod tt;
 pub mod value;
 pub mod weights;
 
-pub use search::{search, search_depth, History, SearchControl, SearchInfo, SearchOptions, SearchResult};
+pub use search::{
+    search, search_depth, History, SearchControl, SearchInfo, SearchJob, SearchOptions,
+    SearchResult,
+};
 pub use thread::ThreadData;
 pub use time::{SearchLimits, TimeBudget};
 pub use tt::TranspositionTable;

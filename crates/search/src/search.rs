@@ -10,7 +10,7 @@ use crate::tt::{Bound, TranspositionTable};
 use crate::value::*;
 use gogo_rules::{Color, Move, Position, RepetitionRule, RuleSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Settings that stay the same from search to search.
@@ -76,7 +76,10 @@ impl SearchControl {
     }
 
     fn elapsed(&self) -> Duration {
-        self.start.lock().unwrap_or_else(|e| e.into_inner()).elapsed()
+        self.start
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .elapsed()
     }
 }
 
@@ -176,7 +179,10 @@ fn reduction(depth: i32, move_number: usize) -> i32 {
 
 impl<'a> Worker<'a> {
     fn total_nodes(&self) -> u64 {
-        self.node_counts.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+        self.node_counts
+            .iter()
+            .map(|n| n.load(Ordering::Relaxed))
+            .sum()
     }
 
     /// Main thread, every 1024 nodes: enforce the hard time limit and the node limit.
@@ -216,7 +222,7 @@ impl<'a> Worker<'a> {
             // Moves i..n: the move from position j is made by `side` when n - j is even.
             let mut always_checked = [true, true]; // [side to move now, opponent]
             for j in i..n {
-                let mover = if (n - j) % 2 == 0 { 0 } else { 1 };
+                let mover = if (n - j).is_multiple_of(2) { 0 } else { 1 };
                 if !self.history.checks[j + 1] {
                     always_checked[mover] = false;
                 }
@@ -328,21 +334,26 @@ impl<'a> Worker<'a> {
         if in_check && moves == 0 {
             return mated_in(ply);
         }
-        let bound = if best >= beta { Bound::Lower } else { Bound::Upper };
-        self.tt.store(pos.key(), best_move, to_tt(best, ply), stand_pat, -1, bound);
+        let bound = if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(pos.key(), best_move, to_tt(best, ply), stand_pat, -1, bound);
         best
     }
 
-    fn search(
+    fn search<const PV: bool>(
         &mut self,
         pos: &Position,
         mut depth: i32,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
-        pv_node: bool,
         cut_node: bool,
     ) -> i32 {
+        let pv_node = PV;
         // 1. Horizon: resolve captures first.
         if depth <= 0 {
             return self.quiescence(pos, alpha, beta, ply);
@@ -403,26 +414,36 @@ impl<'a> Worker<'a> {
 
         if !pv_node && !in_check {
             // 5. Reverse futility pruning: far above beta near the horizon.
-            if depth <= 6 && eval - 90 * depth + if improving { 30 } else { 0 } >= beta
+            if depth <= 6
+                && eval - 90 * depth + if improving { 30 } else { 0 } >= beta
                 && beta.abs() < MATE_IN_MAX_PLY
             {
                 return eval;
             }
             // 6. Null move pruning: even passing keeps us above beta. (Zugzwang hardly
             //    exists with drops.)
-            if depth >= 3 && eval >= beta && self.played[ply].is_some() && beta.abs() < MATE_IN_MAX_PLY {
+            if depth >= 3
+                && eval >= beta
+                && self.played[ply].is_some()
+                && beta.abs() < MATE_IN_MAX_PLY
+            {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
                 let mut child = pos.clone();
                 child.play_null();
                 self.played[ply + 1] = None;
                 self.push(&child);
-                let score = -self.search(&child, depth - r, -beta, -beta + 1, ply + 1, false, !cut_node);
+                let score =
+                    -self.search::<false>(&child, depth - r, -beta, -beta + 1, ply + 1, !cut_node);
                 self.pop();
                 if self.control.stopped() {
                     return 0;
                 }
                 if score >= beta {
-                    return if score >= MATE_IN_MAX_PLY { beta } else { score };
+                    return if score >= MATE_IN_MAX_PLY {
+                        beta
+                    } else {
+                        score
+                    };
                 }
             }
         }
@@ -468,7 +489,7 @@ impl<'a> Worker<'a> {
             self.tt.prefetch(child.key());
             let mut score;
             if move_number == 1 {
-                score = -self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node, false);
+                score = -self.search::<PV>(&child, new_depth, -beta, -alpha, ply + 1, false);
             } else {
                 // 11. Late-move reductions, then a null-window search, then a full one.
                 let mut r = 0;
@@ -483,12 +504,20 @@ impl<'a> Worker<'a> {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                score = -self.search(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false, true);
+                score =
+                    -self.search::<false>(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
                 if score > alpha && r > 0 {
-                    score = -self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1, false, !cut_node);
+                    score = -self.search::<false>(
+                        &child,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        !cut_node,
+                    );
                 }
                 if pv_node && score > alpha && score < beta {
-                    score = -self.search(&child, new_depth, -beta, -alpha, ply + 1, true, false);
+                    score = -self.search::<true>(&child, new_depth, -beta, -alpha, ply + 1, false);
                 }
             }
             self.pop();
@@ -539,7 +568,8 @@ impl<'a> Worker<'a> {
             Bound::Upper
         };
         let stored_eval = if in_check { 0 } else { eval };
-        self.tt.store(key, best_move, to_tt(best, ply), stored_eval, depth, bound);
+        self.tt
+            .store(key, best_move, to_tt(best, ply), stored_eval, depth, bound);
         best
     }
 
@@ -558,19 +588,19 @@ impl<'a> Worker<'a> {
             self.td.seldepth = 0;
             let mut score;
             if i == pv_index {
-                score = -self.search(&child, new_depth, -beta, -alpha, 1, true, false);
+                score = -self.search::<true>(&child, new_depth, -beta, -alpha, 1, false);
             } else {
                 let r = if depth >= 3 && i > pv_index + 3 && !root.is_capture(mv) && !gives_check {
                     1
                 } else {
                     0
                 };
-                score = -self.search(&child, new_depth - r, -alpha - 1, -alpha, 1, false, true);
+                score = -self.search::<false>(&child, new_depth - r, -alpha - 1, -alpha, 1, true);
                 if score > alpha && r > 0 {
-                    score = -self.search(&child, new_depth, -alpha - 1, -alpha, 1, false, true);
+                    score = -self.search::<false>(&child, new_depth, -alpha - 1, -alpha, 1, true);
                 }
                 if score > alpha && score < beta {
-                    score = -self.search(&child, new_depth, -beta, -alpha, 1, true, false);
+                    score = -self.search::<true>(&child, new_depth, -beta, -alpha, 1, false);
                 }
             }
             self.pop();
@@ -600,9 +630,19 @@ impl<'a> Worker<'a> {
         best
     }
 
-    fn report(&self, depth: i32, pv_index: usize, bound: Option<Bound>, report: &dyn Fn(SearchInfo)) {
+    fn report(
+        &self,
+        depth: i32,
+        pv_index: usize,
+        bound: Option<Bound>,
+        report: &dyn Fn(SearchInfo),
+    ) {
         let rm = &self.root_moves[pv_index];
-        let score = if rm.score == -INFINITE { rm.previous_score } else { rm.score };
+        let score = if rm.score == -INFINITE {
+            rm.previous_score
+        } else {
+            rm.score
+        };
         report(SearchInfo {
             depth,
             seldepth: rm.seldepth.max(1),
@@ -619,12 +659,20 @@ impl<'a> Worker<'a> {
     /// Iterative deepening. Helper threads search odd depths one ply deeper, which spreads
     /// the threads over the tree.
     fn iterate(&mut self, report: &dyn Fn(SearchInfo)) {
-        let max_depth = self.limits.depth.unwrap_or(MAX_PLY as i32 - 1).clamp(1, MAX_PLY as i32 - 1);
+        let max_depth = self
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 1)
+            .clamp(1, MAX_PLY as i32 - 1);
         let mut instability = 1.0f64;
         let mut last_best = None;
         let mut depth = 1;
         while depth <= max_depth {
-            let search_depth = if self.td.id % 2 == 1 && depth + 1 <= max_depth { depth + 1 } else { depth };
+            let search_depth = if self.td.id % 2 == 1 && depth < max_depth {
+                depth + 1
+            } else {
+                depth
+            };
             for rm in &mut self.root_moves {
                 rm.previous_score = rm.score;
             }
@@ -640,7 +688,7 @@ impl<'a> Worker<'a> {
                 };
                 loop {
                     let score = self.root_search(search_depth, alpha, beta, pv_index);
-                    self.root_moves[pv_index..].sort_by(|a, b| b.score.cmp(&a.score));
+                    self.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                     if self.control.stopped() {
                         break;
                     }
@@ -664,7 +712,7 @@ impl<'a> Worker<'a> {
                         }
                     }
                 }
-                self.root_moves[..=pv_index].sort_by(|a, b| b.score.cmp(&a.score));
+                self.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 if self.control.stopped() {
                     break;
                 }
@@ -696,10 +744,16 @@ impl<'a> Worker<'a> {
                         }
                     }
                 }
-                if self.root_moves.len() == 1 && !self.limits.infinite && !self.control.pondering()
-                    && self.limits.depth.is_none() && self.limits.nodes.is_none() && depth >= 4
-                {
+                let free_to_stop = !self.limits.infinite
+                    && !self.control.pondering()
+                    && self.limits.depth.is_none()
+                    && self.limits.nodes.is_none();
+                if free_to_stop && self.root_moves.len() == 1 && depth >= 4 {
                     break; // a forced move: no need to think long
+                }
+                let best = self.td.best_score.abs();
+                if free_to_stop && best >= MATE_IN_MAX_PLY && depth > MATE - best + 4 {
+                    break; // a mate found with room to spare: deeper search cannot improve it
                 }
             }
             depth += 1;
@@ -707,22 +761,44 @@ impl<'a> Worker<'a> {
     }
 }
 
-/// Searches `root` (the last of `history`) and returns the best move. `report` receives the
-/// main thread's `info` lines. Threads share only `tt` and `control`.
+/// What to search: the position, how it was reached, the limits and the settings.
+#[derive(Clone, Debug)]
+pub struct SearchJob {
+    /// The position to move in.
+    pub root: Position,
+    /// The game up to and including `root`, for the repetition rules.
+    pub history: History,
+    /// Limits from `go`.
+    pub limits: SearchLimits,
+    /// Settings.
+    pub options: SearchOptions,
+}
+
+/// Searches `job.root` and returns the best move. `report` receives the main thread's `info`
+/// lines. The threads (one [`ThreadData`] each in `threads`) share only `tt` and `control`.
 pub fn search(
-    root: &Position,
-    history: &History,
-    limits: &SearchLimits,
-    options: &SearchOptions,
+    job: &SearchJob,
     tt: &TranspositionTable,
     control: &SearchControl,
     threads: &mut Vec<ThreadData>,
     report: &dyn Fn(SearchInfo),
 ) -> SearchResult {
+    let SearchJob {
+        root,
+        history,
+        limits,
+        options,
+    } = job;
     let budget = TimeBudget::new(limits, root.side_to_move(), options.move_overhead);
     let legal = root.legal_moves();
     if legal.is_empty() {
-        return SearchResult { best: None, ponder: None, score: mated_in(0), depth: 0, nodes: 0 };
+        return SearchResult {
+            best: None,
+            ponder: None,
+            score: mated_in(0),
+            depth: 0,
+            nodes: 0,
+        };
     }
     tt.new_search();
     let wanted = options.threads.max(1);
@@ -730,13 +806,26 @@ pub fn search(
         threads.push(ThreadData::new(threads.len()));
     }
     threads.truncate(wanted);
+    for td in threads.iter_mut() {
+        td.nodes = 0;
+        td.seldepth = 0;
+        td.completed_depth = 0;
+        td.best_move = None;
+        td.best_score = -INFINITE;
+    }
     let node_counts: Vec<AtomicU64> = (0..wanted).map(|_| AtomicU64::new(0)).collect();
     let root_moves: Vec<RootMove> = {
         // Order the first iteration by the picker's idea of the moves (TT move first).
         let tt_move = tt.probe(root.key()).and_then(|e| e.mv);
         let mut v: Vec<RootMove> = legal
             .iter()
-            .map(|&mv| RootMove { mv, score: -INFINITE, previous_score: -INFINITE, pv: vec![mv], seldepth: 0 })
+            .map(|&mv| RootMove {
+                mv,
+                score: -INFINITE,
+                previous_score: -INFINITE,
+                pv: vec![mv],
+                seldepth: 0,
+            })
             .collect();
         if let Some(i) = v.iter().position(|rm| Some(rm.mv) == tt_move) {
             v.swap(0, i);
@@ -750,7 +839,11 @@ pub fn search(
         history.root_plies = root.move_number() - 1;
     }
     let make_worker = |td: ThreadData| Worker {
-        multipv: if td.id == 0 { options.multipv.max(1) } else { 1 },
+        multipv: if td.id == 0 {
+            options.multipv.max(1)
+        } else {
+            1
+        },
         td,
         tt,
         control,
@@ -793,18 +886,28 @@ pub fn search(
         (main.td, main.root_moves, helpers_done)
     });
     let (main_td, main_root_moves, helpers_done) = main_result;
-    let total: u64 = node_counts.iter().map(|n| n.load(Ordering::Relaxed)).sum::<u64>().max(main_td.nodes);
+    let total: u64 = node_counts
+        .iter()
+        .map(|n| n.load(Ordering::Relaxed))
+        .sum::<u64>()
+        .max(main_td.nodes);
 
     // The best thread: deepest completed iteration, then best score. The main thread wins
     // ties, and its partial iteration counts when nothing completed.
     let mut best_move = main_td.best_move.unwrap_or(main_root_moves[0].mv);
-    let mut best_score = if main_td.best_move.is_some() { main_td.best_score } else { main_root_moves[0].score };
+    let mut best_score = if main_td.best_move.is_some() {
+        main_td.best_score
+    } else {
+        main_root_moves[0].score
+    };
     let mut best_depth = main_td.completed_depth;
     let mut best_pv = main_root_moves[0].pv.clone();
     for (td, rms) in &helpers_done {
         if let Some(mv) = td.best_move {
             if td.completed_depth > best_depth
-                || (td.completed_depth == best_depth && td.best_score > best_score && td.best_score < MATE_IN_MAX_PLY)
+                || (td.completed_depth == best_depth
+                    && td.best_score > best_score
+                    && td.best_score < MATE_IN_MAX_PLY)
             {
                 best_move = mv;
                 best_score = td.best_score;
@@ -827,24 +930,33 @@ pub fn search(
         .get(1)
         .copied()
         .filter(|&m| after.is_legal(m))
-        .or_else(|| tt.probe(after.key()).and_then(|e| e.mv).filter(|&m| after.is_legal(m)));
-    SearchResult { best: Some(best_move), ponder, score: best_score, depth: best_depth, nodes: total }
+        .or_else(|| {
+            tt.probe(after.key())
+                .and_then(|e| e.mv)
+                .filter(|&m| after.is_legal(m))
+        });
+    SearchResult {
+        best: Some(best_move),
+        ponder,
+        score: best_score,
+        depth: best_depth,
+        nodes: total,
+    }
 }
 
 /// A convenience for tests and the bench: a fixed-depth single-thread search of a position
 /// with no game history.
 pub fn search_depth(pos: &Position, depth: i32, tt: &TranspositionTable) -> SearchResult {
-    let limits = SearchLimits { depth: Some(depth), ..Default::default() };
-    let control = Arc::new(SearchControl::new(false));
+    let job = SearchJob {
+        root: pos.clone(),
+        history: History::from_positions(std::slice::from_ref(pos)),
+        limits: SearchLimits {
+            depth: Some(depth),
+            ..Default::default()
+        },
+        options: SearchOptions::default(),
+    };
+    let control = SearchControl::new(false);
     let mut threads = vec![ThreadData::new(0)];
-    search(
-        pos,
-        &History::from_positions(std::slice::from_ref(pos)),
-        &limits,
-        &SearchOptions::default(),
-        tt,
-        &control,
-        &mut threads,
-        &|_| {},
-    )
+    search(&job, tt, &control, &mut threads, &|_| {})
 }

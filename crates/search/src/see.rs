@@ -13,10 +13,13 @@ pub fn see(pos: &Position, mv: Move) -> i32 {
         return 0;
     };
     let mut occupied = pos.occupied().without(from);
-    let mut on_square = if promote { mover.kind.promote() } else { mover.kind };
+    let mut on_square = if promote {
+        mover.kind.promote()
+    } else {
+        mover.kind
+    };
     let mut gains = [0i32; 32];
-    gains[0] = pos.captured_piece(mv).map_or(0, |p| capture_gain(p.kind))
-        + board_value(on_square)
+    gains[0] = pos.captured_piece(mv).map_or(0, |p| capture_gain(p.kind)) + board_value(on_square)
         - board_value(mover.kind);
     let mut side = !mover.color;
     let mut depth = 0;
@@ -24,12 +27,17 @@ pub fn see(pos: &Position, mv: Move) -> i32 {
         let attackers = pos.attackers_to(to, side, occupied) & occupied;
         let Some((sq, kind)) = attackers
             .map(|s| (s, pos.piece_at(s).expect("attacker").kind))
-            .min_by_key(|&(_, k)| if k == PieceKind::King { i32::MAX } else { board_value(k) })
+            .min_by_key(|&(_, k)| {
+                if k == PieceKind::King {
+                    i32::MAX
+                } else {
+                    board_value(k)
+                }
+            })
         else {
             break;
         };
-        if kind == PieceKind::King
-            && !(pos.attackers_to(to, !side, occupied) & occupied).is_empty()
+        if kind == PieceKind::King && !(pos.attackers_to(to, !side, occupied) & occupied).is_empty()
         {
             break; // the king may not capture into a defended square
         }
@@ -61,12 +69,21 @@ mod tests {
     #[test]
     fn exchanges() {
         // A free pawn: pawn goes to hand.
-        assert_eq!(see_of("k4/5/2p2/2R2/4K b - 1", "3d3c"), capture_gain(PieceKind::Pawn));
+        assert_eq!(
+            see_of("k4/5/2p2/2R2/4K b - 1", "3d3c"),
+            capture_gain(PieceKind::Pawn)
+        );
         // Rook takes a pawn defended by a gold: loses the rook for a pawn.
         let v = see_of("k4/2g2/2p2/2R2/4K b - 1", "3d3c");
-        assert_eq!(v, capture_gain(PieceKind::Pawn) - capture_gain(PieceKind::Rook));
+        assert_eq!(
+            v,
+            capture_gain(PieceKind::Pawn) - capture_gain(PieceKind::Rook)
+        );
         // Silver takes a defended gold and is retaken: gold for silver.
         let v = see_of("k4/2s2/2g2/2S2/4K b - 1", "3d3c");
-        assert_eq!(v, capture_gain(PieceKind::Gold) - capture_gain(PieceKind::Silver));
+        assert_eq!(
+            v,
+            capture_gain(PieceKind::Gold) - capture_gain(PieceKind::Silver)
+        );
     }
 }

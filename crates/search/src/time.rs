@@ -65,9 +65,16 @@ impl TimeBudget {
         // The most this move may take without losing on time.
         let available = (remaining + byoyomi).saturating_sub(overhead).max(floor);
         let (soft, hard) = if !byoyomi.is_zero() {
-            // Byoyomi is lost if unused: spend it whole, plus a slice of the main time.
+            // Byoyomi is lost if unused: spend it whole, plus a slice of the main time. With
+            // no main time left there is no reason to stop before the hard limit.
             let from_main = remaining / 12;
             let hard = (from_main * 3 + byoyomi).min(available);
+            if remaining.is_zero() {
+                return TimeBudget {
+                    soft: None,
+                    hard: Some(hard.max(floor)),
+                };
+            }
             let soft = (from_main + byoyomi).min(hard);
             (soft, hard)
         } else if !increment.is_zero() {
@@ -95,15 +102,25 @@ mod tests {
 
     #[test]
     fn byoyomi_only_spends_it_all_less_the_margin() {
-        let limits = SearchLimits { time: [Some(ms(0)); 2], byoyomi: ms(200), ..Default::default() };
+        let limits = SearchLimits {
+            time: [Some(ms(0)); 2],
+            byoyomi: ms(200),
+            ..Default::default()
+        };
         let b = TimeBudget::new(&limits, Color::Sente, ms(30));
         assert_eq!(b.hard, Some(ms(170)));
-        assert_eq!(b.soft, Some(ms(170)));
+        assert_eq!(b.soft, None);
     }
 
     #[test]
     fn never_more_than_the_clock_allows() {
-        for (time, inc, byo) in [(10u64, 0u64, 0u64), (1000, 10, 0), (5, 0, 50), (60_000, 0, 0), (0, 0, 10)] {
+        for (time, inc, byo) in [
+            (10u64, 0u64, 0u64),
+            (1000, 10, 0),
+            (5, 0, 50),
+            (60_000, 0, 0),
+            (0, 0, 10),
+        ] {
             for side in Color::ALL {
                 let limits = SearchLimits {
                     time: [Some(ms(time)); 2],
@@ -113,8 +130,11 @@ mod tests {
                 };
                 let b = TimeBudget::new(&limits, side, ms(20));
                 let hard = b.hard.unwrap();
-                assert!(hard <= ms(time + byo).saturating_sub(ms(20)).max(ms(1)), "{time} {inc} {byo}: {hard:?}");
-                assert!(b.soft.unwrap() <= hard);
+                assert!(
+                    hard <= ms(time + byo).saturating_sub(ms(20)).max(ms(1)),
+                    "{time} {inc} {byo}: {hard:?}"
+                );
+                assert!(b.soft.is_none_or(|soft| soft <= hard));
             }
         }
     }
@@ -128,6 +148,9 @@ mod tests {
         let sente = TimeBudget::new(&limits, Color::Sente, ms(0));
         let gote = TimeBudget::new(&limits, Color::Gote, ms(0));
         assert!(sente.hard > gote.hard);
-        assert_eq!(TimeBudget::new(&SearchLimits::default(), Color::Sente, ms(0)), TimeBudget::UNLIMITED);
+        assert_eq!(
+            TimeBudget::new(&SearchLimits::default(), Color::Sente, ms(0)),
+            TimeBudget::UNLIMITED
+        );
     }
 }

@@ -156,7 +156,15 @@ impl TranspositionTable {
 
     /// Stores a result. Replaces the entry of the same key (keeping its move when the new
     /// result has none), else the entry least worth keeping by depth and age.
-    pub fn store(&self, key: u64, mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound) {
+    pub fn store(
+        &self,
+        key: u64,
+        mv: Option<Move>,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
         let generation = self.generation.load(Ordering::Relaxed);
         let base = self.bucket(key);
         let mut victim = 0;
@@ -175,7 +183,11 @@ impl TranspositionTable {
                         return;
                     }
                     let mv = mv.or(old.and_then(|e| e.mv));
-                    return self.write(base + 2 * i, key, pack(mv, score, eval, depth, bound, generation));
+                    return self.write(
+                        base + 2 * i,
+                        key,
+                        pack(mv, score, eval, depth, bound, generation),
+                    );
                 }
                 victim = i;
                 break;
@@ -187,7 +199,11 @@ impl TranspositionTable {
                 victim = i;
             }
         }
-        self.write(base + 2 * victim, key, pack(mv, score, eval, depth, bound, generation));
+        self.write(
+            base + 2 * victim,
+            key,
+            pack(mv, score, eval, depth, bound, generation),
+        );
     }
 
     #[inline]
@@ -203,7 +219,8 @@ impl TranspositionTable {
         let mut used = 0;
         for b in 0..buckets {
             for i in 0..ENTRIES_PER_BUCKET {
-                let data = self.words[b * ENTRIES_PER_BUCKET * 2 + 2 * i + 1].load(Ordering::Relaxed);
+                let data =
+                    self.words[b * ENTRIES_PER_BUCKET * 2 + 2 * i + 1].load(Ordering::Relaxed);
                 if data != 0 && generation_of(data) == generation {
                     used += 1;
                 }
@@ -234,7 +251,13 @@ mod tests {
         let e = tt.probe(0xdead_beef).unwrap();
         assert_eq!(
             e,
-            TtEntry { mv: Some(mv), score: -123, eval: 45, depth: 7, bound: Bound::Lower }
+            TtEntry {
+                mv: Some(mv),
+                score: -123,
+                eval: 45,
+                depth: 7,
+                bound: Bound::Lower
+            }
         );
         assert_eq!(tt.probe(0xdead_bef0), None);
         // A shallower result without a move keeps the move.

@@ -56,7 +56,8 @@ pub fn from_tt(score: i32, ply: usize) -> i32 {
 pub enum Score {
     /// Centipawns from the side to move's point of view.
     Centipawns(i32),
-    /// Mate in this many moves (not plies); negative when the side to move is mated.
+    /// Mate in this many plies (shogi counts a mate in 3 as three plies, 3手詰め);
+    /// negative when the side to move is mated.
     Mate(i32),
 }
 
@@ -64,9 +65,9 @@ impl Score {
     /// The USI form of a search score.
     pub fn from_value(value: i32) -> Score {
         if value >= MATE_IN_MAX_PLY {
-            Score::Mate((MATE - value + 1) / 2)
+            Score::Mate(MATE - value)
         } else if value <= -MATE_IN_MAX_PLY {
-            Score::Mate(-(MATE + value) / 2)
+            Score::Mate(-(MATE + value))
         } else {
             Score::Centipawns(value)
         }
@@ -85,8 +86,8 @@ mod tests {
             }
         }
         assert_eq!(Score::from_value(mate_in(1)), Score::Mate(1));
-        assert_eq!(Score::from_value(mate_in(5)), Score::Mate(3));
-        assert_eq!(Score::from_value(mated_in(4)), Score::Mate(-2));
+        assert_eq!(Score::from_value(mate_in(5)), Score::Mate(5));
+        assert_eq!(Score::from_value(mated_in(4)), Score::Mate(-4));
         assert_eq!(Score::from_value(mated_in(0)), Score::Mate(0));
         assert_eq!(Score::from_value(123), Score::Centipawns(123));
     }

@@ -123,8 +123,8 @@ pub const KING_ATTACKER_WEIGHT: [i32; 10] = [1, 2, 3, 3, 4, 0, 3, 3, 5, 6];
 pub const KING_HAND_WEIGHT: [i32; 5] = [1, 3, 4, 3, 5];
 /// King safety: penalty by total attack weight (clamped to the last entry).
 pub const KING_DANGER: [i32; 24] = [
-    0, 0, 5, 12, 22, 35, 50, 68, 90, 115, 140, 170, 200, 235, 270, 310, 350, 390, 430, 470,
-    510, 550, 590, 630,
+    0, 0, 5, 12, 22, 35, 50, 68, 90, 115, 140, 170, 200, 235, 270, 310, 350, 390, 430, 470, 510,
+    550, 590, 630,
 ];
 /// King safety: bonus per own gold-like or silver piece next to the king.
 pub const KING_DEFENDER: i32 = 18;

@@ -1,12 +1,9 @@
 //! `gogo`: a minishogi engine speaking USI on stdin/stdout, with command-line tools.
 
 use clap::{Parser, Subcommand};
-use gogo_rules::{parse_usi_position, perft, Position};
-use std::io::Write;
+use gogo_rules::parse_usi_position;
+use gogo_usi::{engine, print_perft};
 use std::process::ExitCode;
-use std::time::Instant;
-
-mod usi;
 
 #[derive(Parser)]
 #[command(
@@ -46,24 +43,6 @@ enum Command {
     },
 }
 
-/// Prints `<move>: <count>` per root move and `Nodes searched: <total>` last.
-pub fn print_perft(out: &mut impl Write, pos: &Position, depth: u32) -> std::io::Result<()> {
-    let start = Instant::now();
-    let mut total = 0;
-    if depth == 0 {
-        total = 1;
-    } else {
-        for mv in pos.legal_moves().iter() {
-            let count = perft(&pos.played(*mv), depth - 1);
-            total += count;
-            writeln!(out, "{mv}: {count}")?;
-        }
-    }
-    log::info!("perft {depth}: {total} nodes in {:?}", start.elapsed());
-    writeln!(out)?;
-    writeln!(out, "Nodes searched: {total}")
-}
-
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
@@ -71,10 +50,14 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => {
-            usi::run();
+            engine::run();
             ExitCode::SUCCESS
         }
-        Some(Command::Bench { depth, threads, hash }) => {
+        Some(Command::Bench {
+            depth,
+            threads,
+            hash,
+        }) => {
             if threads != 1 {
                 eprintln!("gogo bench: only --threads 1 is supported for now");
                 return ExitCode::from(2);

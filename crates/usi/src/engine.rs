@@ -1,0 +1,512 @@
+//! The USI engine: reads commands, keeps the position and the options, runs searches in the
+//! background so that `stop` and `ponderhit` are answered at once.
+//!
+//! Every bad line (unknown command, bad option value, malformed or illegal `position`) is
+//! answered with an `info string` and changes nothing.
+
+use crate::protocol::{
+    EngineMessage, GoCommand, GuiCommand, Info, InfoScore, OptionKind, PositionSetup, ScoreBound,
+};
+use gogo_rules::{parse_usi_position, Position, RuleSet};
+use gogo_search::tt::Bound;
+use gogo_search::{
+    search, History, Score, SearchControl, SearchInfo, SearchJob, SearchLimits, SearchOptions,
+    ThreadData, TranspositionTable,
+};
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Engine name sent in `id name`.
+pub const NAME: &str = concat!("gogo ", env!("CARGO_PKG_VERSION"));
+/// Author sent in `id author`.
+pub const AUTHOR: &str = "the gogo developers";
+
+const DEFAULT_HASH_MB: i64 = 16;
+const MAX_HASH_MB: i64 = 1 << 20;
+const MAX_THREADS: i64 = 256;
+
+/// Where protocol lines go: one writer, one line at a time, flushed.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    /// Output to `writer`.
+    pub fn new(writer: Box<dyn Write + Send>) -> Output {
+        Output(Arc::new(Mutex::new(writer)))
+    }
+
+    /// Writes one message as a line.
+    pub fn send(&self, message: &EngineMessage) {
+        self.line(&message.to_string());
+    }
+
+    /// Writes `text` as one line.
+    pub fn line(&self, text: &str) {
+        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = writeln!(w, "{text}");
+        let _ = w.flush();
+    }
+
+    /// Writes `info string <text>`.
+    pub fn info_string(&self, text: &str) {
+        self.send(&EngineMessage::Info(Info {
+            string: Some(text.to_string()),
+            ..Info::default()
+        }));
+    }
+}
+
+/// The engine's settable options.
+#[derive(Clone, Debug, PartialEq)]
+struct Options {
+    hash_mb: usize,
+    threads: usize,
+    multipv: usize,
+    ponder: bool,
+    rules: RuleSet,
+    max_plies: u32,
+    move_overhead_ms: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mb: DEFAULT_HASH_MB as usize,
+            threads: 1,
+            multipv: 1,
+            ponder: false,
+            rules: RuleSet::standard(),
+            max_plies: 0,
+            move_overhead_ms: 30,
+        }
+    }
+}
+
+fn option_list() -> Vec<EngineMessage> {
+    let spin = |name: &str, default: i64, min: i64, max: i64| EngineMessage::Option {
+        name: name.to_string(),
+        kind: OptionKind::Spin { default, min, max },
+    };
+    vec![
+        spin("USI_Hash", DEFAULT_HASH_MB, 1, MAX_HASH_MB),
+        EngineMessage::Option {
+            name: "USI_Ponder".into(),
+            kind: OptionKind::Check(false),
+        },
+        spin("Threads", 1, 1, MAX_THREADS),
+        spin("MultiPV", 1, 1, 64),
+        EngineMessage::Option {
+            name: "Rules".into(),
+            kind: OptionKind::Combo {
+                default: "standard".into(),
+                vars: vec!["standard".into(), "kawu".into()],
+            },
+        },
+        spin("MaxPlies", 0, 0, 100_000),
+        spin("MoveOverhead", 30, 0, 10_000),
+        EngineMessage::Option {
+            name: "Clear Hash".into(),
+            kind: OptionKind::Button,
+        },
+    ]
+}
+
+struct RunningSearch {
+    control: Arc<SearchControl>,
+    handle: JoinHandle<()>,
+    /// Set once `bestmove` is out: the thread is about to end.
+    answered: Arc<AtomicBool>,
+}
+
+/// The engine state between commands.
+pub struct Engine {
+    out: Output,
+    options: Options,
+    tt: Arc<TranspositionTable>,
+    tt_size_mb: usize,
+    threads: Arc<Mutex<Vec<ThreadData>>>,
+    /// The start position and every position after it, the current last.
+    positions: Vec<Position>,
+    search: Option<RunningSearch>,
+}
+
+fn parse_bool(value: &str) -> Option<bool> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
+}
+
+impl Engine {
+    /// An engine writing to `out`. The hash table is allocated now (small by default) and
+    /// again at `isready` after a size change.
+    pub fn new(out: Output) -> Engine {
+        let options = Options::default();
+        let tt = TranspositionTable::new(options.hash_mb).expect("the default table fits");
+        Engine {
+            out,
+            tt_size_mb: options.hash_mb,
+            options,
+            tt: Arc::new(tt),
+            threads: Arc::new(Mutex::new(vec![ThreadData::new(0)])),
+            positions: vec![Position::startpos()],
+            search: None,
+        }
+    }
+
+    /// Handles one input line; returns `false` after `quit`.
+    pub fn handle_line(&mut self, line: &str) -> bool {
+        let line = line.trim();
+        if line.is_empty() {
+            return true;
+        }
+        log::debug!("<< {line}");
+        match line.parse::<GuiCommand>() {
+            Ok(cmd) => self.handle(cmd),
+            Err(e) => {
+                self.out.info_string(&format!("error: {e}"));
+                true
+            }
+        }
+    }
+
+    fn handle(&mut self, cmd: GuiCommand) -> bool {
+        self.reap_finished_search();
+        match cmd {
+            GuiCommand::Usi => {
+                self.out.send(&EngineMessage::IdName(NAME.into()));
+                self.out.send(&EngineMessage::IdAuthor(AUTHOR.into()));
+                for option in option_list() {
+                    self.out.send(&option);
+                }
+                self.out.send(&EngineMessage::UsiOk);
+            }
+            GuiCommand::IsReady => {
+                if self.search.is_none() {
+                    self.apply_hash_size();
+                }
+                self.out.send(&EngineMessage::ReadyOk);
+            }
+            GuiCommand::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            GuiCommand::UsiNewGame => {
+                self.stop_search();
+                self.tt.clear();
+                for td in self
+                    .threads
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .iter_mut()
+                {
+                    td.clear();
+                }
+                self.positions = vec![Position::startpos()];
+            }
+            GuiCommand::Position { setup, moves } => self.set_position(&setup, &moves),
+            GuiCommand::Go(go) => self.go(go),
+            GuiCommand::Stop => self.stop_search(),
+            GuiCommand::PonderHit => match &self.search {
+                Some(s) => s.control.ponderhit(),
+                None => self.out.info_string("ponderhit ignored: not pondering"),
+            },
+            GuiCommand::GameOver(result) => {
+                self.stop_search();
+                log::info!("game over: {result:?}");
+            }
+            GuiCommand::Quit => {
+                self.stop_search();
+                return false;
+            }
+            GuiCommand::Display => self.display(),
+        }
+        true
+    }
+
+    fn position(&self) -> &Position {
+        self.positions.last().expect("at least the start position")
+    }
+
+    fn display(&self) {
+        let pos = self.position();
+        for line in pos.pretty().lines() {
+            self.out.info_string(line);
+        }
+        self.out.info_string(&format!("sfen: {}", pos.to_sfen()));
+        self.out.info_string(&format!(
+            "key: {:016x} (board {:016x}, hands {:016x})",
+            pos.key(),
+            pos.board_key(),
+            pos.hand_key()
+        ));
+        let moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+        self.out.info_string(&format!(
+            "legal moves ({}): {}",
+            moves.len(),
+            moves.join(" ")
+        ));
+    }
+
+    fn set_position(&mut self, setup: &PositionSetup, moves: &[String]) {
+        let mut text = match setup {
+            PositionSetup::Startpos => "startpos".to_string(),
+            PositionSetup::Sfen(s) => format!("sfen {s}"),
+        };
+        if !moves.is_empty() {
+            text.push_str(" moves ");
+            text.push_str(&moves.join(" "));
+        }
+        match parse_usi_position(&text) {
+            Ok((start, moves)) => {
+                let mut positions = Vec::with_capacity(moves.len() + 1);
+                positions.push(start);
+                for mv in moves {
+                    let next = positions.last().expect("start").played(mv);
+                    positions.push(next);
+                }
+                self.positions = positions;
+            }
+            Err(e) => self
+                .out
+                .info_string(&format!("error: position not changed: {e}")),
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let value_text = value.unwrap_or("");
+        let number = |min: i64, max: i64| -> Result<i64, String> {
+            match value_text.parse::<i64>() {
+                Ok(n) if (min..=max).contains(&n) => Ok(n),
+                _ => Err(format!(
+                    "{name} must be a whole number from {min} to {max}, not '{value_text}'"
+                )),
+            }
+        };
+        let result: Result<(), String> = match name.to_ascii_lowercase().as_str() {
+            "usi_hash" | "hash" => {
+                number(1, MAX_HASH_MB).map(|n| self.options.hash_mb = n as usize)
+            }
+            "threads" => number(1, MAX_THREADS).map(|n| self.options.threads = n as usize),
+            "multipv" => number(1, 64).map(|n| self.options.multipv = n as usize),
+            "maxplies" => number(0, 100_000).map(|n| self.options.max_plies = n as u32),
+            "moveoverhead" | "move overhead" => {
+                number(0, 10_000).map(|n| self.options.move_overhead_ms = n as u64)
+            }
+            "usi_ponder" => parse_bool(value_text)
+                .map(|b| self.options.ponder = b)
+                .ok_or_else(|| format!("USI_Ponder must be true or false, not '{value_text}'")),
+            "rules" => value_text
+                .parse::<RuleSet>()
+                .map(|r| self.options.rules = r),
+            "usi_variant" | "uci_variant" => match value_text {
+                "minishogi" | "5x5+5_shogi" => Ok(()),
+                other => Err(format!("{name}: gogo plays only minishogi, not '{other}'")),
+            },
+            "clear hash" => {
+                self.tt.clear();
+                Ok(())
+            }
+            _ => Err(format!("unknown option '{name}'")),
+        };
+        if let Err(e) = result {
+            self.out.info_string(&format!("error: {e}"));
+        }
+    }
+
+    /// Allocates the table at the size asked for, keeping the old one if that fails.
+    fn apply_hash_size(&mut self) {
+        if self.options.hash_mb == self.tt_size_mb {
+            return;
+        }
+        match TranspositionTable::new(self.options.hash_mb) {
+            Ok(tt) => {
+                self.tt = Arc::new(tt);
+                self.tt_size_mb = self.options.hash_mb;
+            }
+            Err(e) => {
+                self.out.info_string(&format!(
+                    "error: {e}; keeping the {} MiB table",
+                    self.tt_size_mb
+                ));
+                self.options.hash_mb = self.tt_size_mb;
+            }
+        }
+    }
+
+    fn limits_from(go: &GoCommand) -> SearchLimits {
+        let ms = Duration::from_millis;
+        let infinite = go.infinite
+            || (go.btime.is_none()
+                && go.wtime.is_none()
+                && go.byoyomi.is_none()
+                && go.movetime.is_none()
+                && go.depth.is_none()
+                && go.nodes.is_none());
+        SearchLimits {
+            time: [go.btime.map(ms), go.wtime.map(ms)],
+            increment: [ms(go.binc.unwrap_or(0)), ms(go.winc.unwrap_or(0))],
+            byoyomi: ms(go.byoyomi.unwrap_or(0)),
+            movetime: go.movetime.map(ms),
+            depth: go.depth.map(|d| d.min(127) as i32),
+            nodes: go.nodes,
+            infinite,
+            ponder: go.ponder,
+        }
+    }
+
+    fn go(&mut self, go: GoCommand) {
+        if let Some(depth) = go.perft {
+            let mut buffer = Vec::new();
+            let _ = crate::print_perft(&mut buffer, self.position(), depth);
+            for line in String::from_utf8_lossy(&buffer).lines() {
+                self.out.line(line);
+            }
+            return;
+        }
+        if go.mate.is_some() {
+            self.out.send(&EngineMessage::CheckmateNotImplemented);
+            return;
+        }
+        if self.search.is_some() {
+            // A GUI sends `stop` first; if it did not, the running search answers now and
+            // the new one starts, so that every `go` gets its `bestmove`.
+            self.out
+                .info_string("go during a search: stopping the running search first");
+            self.stop_search();
+        }
+        self.apply_hash_size();
+        let limits = Engine::limits_from(&go);
+        let options = SearchOptions {
+            threads: self.options.threads,
+            multipv: self.options.multipv,
+            move_overhead: Duration::from_millis(self.options.move_overhead_ms),
+            // MaxPlies 0 keeps the rule set's own limit (300 under kawu, none under standard).
+            rules: if self.options.max_plies > 0 {
+                self.options
+                    .rules
+                    .with_max_plies(Some(self.options.max_plies))
+            } else {
+                self.options.rules
+            },
+        };
+        let control = Arc::new(SearchControl::new(go.ponder));
+        let job = SearchJob {
+            root: self.position().clone(),
+            history: History::from_positions(&self.positions),
+            limits,
+            options,
+        };
+        let tt = Arc::clone(&self.tt);
+        let threads = Arc::clone(&self.threads);
+        let out = self.out.clone();
+        let thread_control = Arc::clone(&control);
+        let answered = Arc::new(AtomicBool::new(false));
+        let thread_answered = Arc::clone(&answered);
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let mut tds = threads.lock().unwrap_or_else(|e| e.into_inner());
+                let report = |info: SearchInfo| out.send(&EngineMessage::Info(info_line(&info)));
+                let result = search(&job, &tt, &thread_control, &mut tds, &report);
+                out.send(&EngineMessage::BestMove {
+                    best: result.best,
+                    ponder: result.ponder,
+                });
+                thread_answered.store(true, Ordering::SeqCst);
+            });
+        match spawned {
+            Ok(handle) => {
+                self.search = Some(RunningSearch {
+                    control,
+                    handle,
+                    answered,
+                })
+            }
+            Err(e) => self
+                .out
+                .info_string(&format!("error: cannot start the search thread: {e}")),
+        }
+    }
+
+    /// Forgets a search that has already answered.
+    fn reap_finished_search(&mut self) {
+        if self
+            .search
+            .as_ref()
+            .is_some_and(|s| s.answered.load(Ordering::SeqCst))
+        {
+            if let Some(s) = self.search.take() {
+                let _ = s.handle.join();
+            }
+        }
+    }
+
+    /// Stops a running search and waits for its `bestmove`.
+    fn stop_search(&mut self) {
+        if let Some(s) = self.search.take() {
+            s.control.stop();
+            s.control.ponderhit(); // a pondering search waits for either; stop wins
+            let _ = s.handle.join();
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop_search();
+    }
+}
+
+/// The `info` line for a search report.
+pub fn info_line(info: &SearchInfo) -> Info {
+    // Within the first millisecond, count it as one.
+    let nps = (info.nodes * 1000)
+        .checked_div(info.time_ms)
+        .unwrap_or(info.nodes * 1000);
+
+    Info {
+        depth: Some(info.depth.max(0) as u32),
+        seldepth: Some(info.seldepth as u32),
+        multipv: Some(info.multipv as u32),
+        score: Some(match info.score {
+            Score::Centipawns(cp) => InfoScore::Centipawns(cp),
+            Score::Mate(n) => InfoScore::Mate(n),
+        }),
+        bound: info.bound.and_then(|b| match b {
+            Bound::Lower => Some(ScoreBound::Lower),
+            Bound::Upper => Some(ScoreBound::Upper),
+            Bound::Exact => None,
+        }),
+        nodes: Some(info.nodes),
+        nps: Some(nps),
+        time: Some(info.time_ms),
+        hashfull: Some(info.hashfull),
+        pv: info.pv.clone(),
+        string: None,
+    }
+}
+
+/// Reads stdin line by line until `quit` or end of input. Bytes that are not UTF-8 are
+/// replaced, so such a line is reported as unknown rather than ending the loop.
+pub fn run() {
+    let out = Output::new(Box::new(std::io::stdout()));
+    let mut engine = Engine::new(out);
+    let stdin = std::io::stdin();
+    let mut reader = stdin.lock();
+    let mut buffer = Vec::new();
+    loop {
+        buffer.clear();
+        match std::io::BufRead::read_until(&mut reader, b'\n', &mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&buffer);
+                if !engine.handle_line(&line) {
+                    break;
+                }
+            }
+        }
+    }
+}

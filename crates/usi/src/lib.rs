@@ -1,0 +1,29 @@
+//! The gogo USI front end: typed protocol messages ([`protocol`]) and the engine loop
+//! ([`engine`]). The `gogo` binary is a thin wrapper around these.
+
+#![warn(missing_docs)]
+
+pub mod engine;
+pub mod protocol;
+
+use gogo_rules::{perft, Position};
+use std::io::Write;
+use std::time::Instant;
+
+/// Prints `<move>: <count>` per root move and `Nodes searched: <total>` last.
+pub fn print_perft(out: &mut impl Write, pos: &Position, depth: u32) -> std::io::Result<()> {
+    let start = Instant::now();
+    let mut total = 0;
+    if depth == 0 {
+        total = 1;
+    } else {
+        for mv in pos.legal_moves().iter() {
+            let count = perft(&pos.played(*mv), depth - 1);
+            total += count;
+            writeln!(out, "{mv}: {count}")?;
+        }
+    }
+    log::info!("perft {depth}: {total} nodes in {:?}", start.elapsed());
+    writeln!(out)?;
+    writeln!(out, "Nodes searched: {total}")
+}

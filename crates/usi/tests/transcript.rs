@@ -1,0 +1,310 @@
+//! Transcript tests: the built binary, driven over USI as a GUI drives it.
+
+mod common;
+
+use common::{ms, secs, Engine};
+use gogo_rules::Position;
+use gogo_usi::protocol::{EngineMessage, InfoScore};
+use std::time::Instant;
+
+fn last_score(lines: &[String]) -> Option<InfoScore> {
+    lines
+        .iter()
+        .rev()
+        .find_map(|l| match l.parse::<EngineMessage>() {
+            Ok(EngineMessage::Info(info)) => info.score,
+            _ => None,
+        })
+}
+
+#[test]
+fn handshake_lists_every_option() {
+    let mut e = Engine::start();
+    e.send("usi");
+    let lines = e.expect("usiok", secs(5));
+    assert!(lines[0].starts_with("id name gogo"));
+    assert!(lines[1].starts_with("id author"));
+    for name in [
+        "USI_Hash",
+        "USI_Ponder",
+        "Threads",
+        "MultiPV",
+        "Rules",
+        "MaxPlies",
+        "MoveOverhead",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {name} type"))),
+            "{name} missing: {lines:?}"
+        );
+    }
+    for line in &lines {
+        line.parse::<EngineMessage>()
+            .unwrap_or_else(|err| panic!("{line}: {err}"));
+    }
+    e.ready();
+    assert!(e.quit().success());
+}
+
+#[test]
+fn every_kind_of_limit_ends_with_a_legal_bestmove() {
+    let mut e = Engine::start();
+    e.handshake();
+    let start = Position::startpos();
+    let after = start.played(start.parse_move("5d5c").unwrap());
+    for (position, pos, go, timeout) in [
+        ("position startpos", &start, "go depth 4", secs(10)),
+        ("position startpos", &start, "go nodes 5000", secs(10)),
+        (
+            "position startpos moves 5d5c",
+            &after,
+            "go movetime 100",
+            secs(5),
+        ),
+        (
+            "position startpos",
+            &start,
+            "go btime 0 wtime 0 byoyomi 100",
+            secs(5),
+        ),
+        (
+            "position startpos moves 5d5c",
+            &after,
+            "go btime 1000 wtime 1000 binc 10 winc 10",
+            secs(5),
+        ),
+        (
+            "position startpos",
+            &start,
+            "go btime 500 wtime 500",
+            secs(5),
+        ),
+    ] {
+        e.send(position);
+        e.send(go);
+        let (_, lines) = e.bestmove_in(pos, timeout);
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth")),
+            "{go}: {lines:?}"
+        );
+    }
+    // A depth limit is respected.
+    e.send("position startpos");
+    e.send("go depth 3");
+    let (_, lines) = e.bestmove_in(&start, secs(5));
+    assert!(lines.iter().all(|l| !l.starts_with("info depth 4")));
+    // The node limit is respected (checked every 1024 nodes).
+    e.send("go nodes 3000");
+    let (_, lines) = e.bestmove_in(&start, secs(5));
+    let nodes: Vec<u64> = lines
+        .iter()
+        .filter_map(|l| match l.parse::<EngineMessage>() {
+            Ok(EngineMessage::Info(i)) => i.nodes,
+            _ => None,
+        })
+        .collect();
+    assert!(*nodes.last().unwrap() < 3000 + 2048, "{nodes:?}");
+}
+
+#[test]
+fn stop_ends_an_infinite_search_at_once() {
+    let mut e = Engine::start();
+    e.handshake();
+    let pos = Position::startpos();
+    for wait in [0u64, 5, 300] {
+        e.send("position startpos");
+        e.send("go infinite");
+        std::thread::sleep(ms(wait));
+        e.expect_silence("bestmove", ms(50));
+        let t = Instant::now();
+        e.send("stop");
+        e.bestmove_in(&pos, secs(2));
+        assert!(t.elapsed() < ms(500), "{:?}", t.elapsed());
+    }
+    // stop with nothing running is harmless.
+    e.send("stop");
+    e.ready();
+}
+
+#[test]
+fn ponder_then_ponderhit_and_ponder_then_stop() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("setoption name USI_Ponder value true");
+    let pos = Position::from_sfen("rbsgk/4p/P4/5/KGSBR w - 2").unwrap();
+    e.send("position startpos moves 5d5c");
+    e.send("go ponder btime 0 wtime 0 byoyomi 200");
+    // Pondering ignores the clock: no answer until ponderhit.
+    e.expect_silence("bestmove", ms(400));
+    e.send("ponderhit");
+    let t = Instant::now();
+    e.bestmove_in(&pos, secs(2));
+    assert!(t.elapsed() < ms(1000), "{:?}", t.elapsed());
+
+    e.send("go ponder btime 0 wtime 0 byoyomi 200");
+    e.expect_silence("bestmove", ms(300));
+    e.send("stop");
+    e.bestmove_in(&pos, secs(2));
+    e.ready();
+}
+
+#[test]
+fn gameover_then_a_new_game() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("position startpos");
+    e.send("go depth 3");
+    e.bestmove_in(&Position::startpos(), secs(5));
+    e.send("gameover lose");
+    e.send("usinewgame");
+    e.ready();
+    let kawu = Position::from_sfen("rbsgk/p4/5/4P/KGSBR b - 1").unwrap();
+    e.send("setoption name Rules value kawu");
+    e.send("position sfen rbsgk/p4/5/4P/KGSBR b - 1");
+    e.send("go movetime 100");
+    e.bestmove_in(&kawu, secs(5));
+    assert_eq!(e.current_sfen(), "rbsgk/p4/5/4P/KGSBR b - 1");
+}
+
+#[test]
+fn bad_input_is_reported_and_changes_nothing() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("position startpos moves 5d5c");
+    let before = e.current_sfen();
+    for bad in [
+        "banana",
+        "position startpos moves 5d5c 5c5b 9z9z",
+        "position startpos moves 5d5b",
+        "position sfen rbsgk/4p/5/P4/KGSBR b K 1",
+        "position sfen 4k/4R/5/5/K4 b - 1",
+        "position sfen",
+        "position",
+        "setoption name USI_Hash value -1",
+        "setoption name USI_Hash value many",
+        "setoption name Threads value 0",
+        "setoption name MultiPV value 65",
+        "setoption name Rules value chess",
+        "setoption name USI_Variant value chess",
+        "setoption name NoSuchOption value 1",
+        "go depth x",
+        "go sideways",
+        "gameover maybe",
+    ] {
+        e.send(bad);
+        let lines = e.expect("info string error", secs(5));
+        assert_eq!(lines.len(), 1, "{bad}: {lines:?}");
+        assert_eq!(e.current_sfen(), before, "{bad}");
+    }
+    // Variant names that mean minishogi are accepted silently.
+    for ok in [
+        "setoption name USI_Variant value minishogi",
+        "setoption name UCI_Variant value minishogi",
+        "setoption name UCI_Variant value 5x5+5_shogi",
+    ] {
+        e.send(ok);
+        e.ready();
+    }
+    // Still plays.
+    e.send("go depth 3");
+    let pos = Position::from_sfen(&before).unwrap();
+    e.bestmove_in(&pos, secs(5));
+}
+
+#[test]
+fn no_legal_move_resigns() {
+    let mut e = Engine::start();
+    e.handshake();
+    // Gote's lone king on 5a has no move and is not in check.
+    e.send("position sfen k4/2S2/1G3/5/4K w - 1");
+    e.send("go depth 3");
+    let lines = e.expect("bestmove", secs(5));
+    assert_eq!(lines.last().unwrap(), "bestmove resign");
+}
+
+#[test]
+fn finds_mates_in_one_three_and_five() {
+    let mut e = Engine::start();
+    e.handshake();
+    for (sfen, plies) in [
+        ("k4/2S2/1G3/5/4K b G 1", 1),
+        ("2r2/2Pkg/3BR/P2S1/2Kb1 b gs 49", 3),
+        ("2kg1/r1b2/G1s1p/5/1KSBR w p 24", 5),
+    ] {
+        let pos = Position::from_sfen(sfen).unwrap();
+        e.send("usinewgame");
+        e.send(&format!("position sfen {sfen}"));
+        e.send("go depth 9");
+        let (mv, lines) = e.bestmove_in(&pos, secs(30));
+        assert_eq!(
+            last_score(&lines),
+            Some(InfoScore::Mate(plies)),
+            "{sfen}: {lines:?}"
+        );
+        if plies == 1 {
+            let after = pos.played(mv);
+            assert!(after.in_check() && !after.has_legal_move());
+        }
+    }
+}
+
+#[test]
+fn go_perft_and_d_and_go_mate() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("position startpos");
+    e.send("go perft 3");
+    let lines = e.expect("Nodes searched", secs(10));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 2512");
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.contains(": ") && !l.starts_with("Nodes"))
+            .count(),
+        14
+    );
+    e.send("go mate 1000");
+    assert_eq!(
+        e.expect("checkmate", secs(5)).last().unwrap(),
+        "checkmate notimplemented"
+    );
+    e.send("d");
+    let lines = e.expect("info string legal moves", secs(5));
+    assert!(lines
+        .last()
+        .unwrap()
+        .starts_with("info string legal moves (14):"));
+}
+
+#[test]
+fn multipv_reports_several_lines() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    e.send("go depth 5");
+    let (_, lines) = e.bestmove_in(&Position::startpos(), secs(10));
+    for k in 1..=3 {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info depth 5") && l.contains(&format!(" multipv {k} "))),
+            "{lines:?}"
+        );
+    }
+}
+
+#[test]
+fn several_threads_play_legal_moves() {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 4");
+    e.handshake();
+    let pos = Position::from_sfen("3k1/G4/4g/PK1b1/5 w 2S1B1R1r1p 1").unwrap();
+    e.send(&format!("position sfen {}", pos.to_sfen()));
+    e.send("go movetime 300");
+    e.bestmove_in(&pos, secs(5));
+    e.send("go depth 6");
+    e.bestmove_in(&pos, secs(20));
+}
