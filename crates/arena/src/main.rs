@@ -1,0 +1,227 @@
+//! `gogo-arena`: plays USI engines against each other with the gogo rules crate as referee.
+
+use clap::Parser;
+use gogo_arena::engine::EngineSpec;
+use gogo_arena::referee::{Adjudication, GameSettings, TimeControl};
+use gogo_arena::stats::{Sprt, SprtDecision};
+use gogo_arena::{default_opening, read_openings, record, run_match, summarize, MatchConfig};
+use gogo_rules::RuleSet;
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(Parser)]
+#[command(
+    name = "gogo-arena",
+    version,
+    about = "Minishogi engine matches over USI, refereed by the gogo rules"
+)]
+struct Cli {
+    /// An engine: `name=N,cmd=PROGRAM[,arg=A]...[,option.NAME=VALUE]...`. Give exactly two.
+    #[arg(long = "engine", required = true, num_args = 1)]
+    engines: Vec<EngineSpec>,
+    /// Time control: byoyomi=MS, byoyomi=MAIN+MS, fischer=MAIN+INC, movetime=MS, nodes=N, depth=N.
+    #[arg(long, default_value = "byoyomi=200")]
+    tc: TimeControl,
+    /// Games to play (whole pairs: each opening with both colours).
+    #[arg(long, default_value_t = 2)]
+    games: usize,
+    /// Openings file (one USI position per line); the rule set's start position if absent.
+    #[arg(long)]
+    openings: Option<std::path::PathBuf>,
+    /// Rule set: standard or kawu.
+    #[arg(long, default_value = "standard")]
+    rules: RuleSet,
+    /// Ply limit (0: the rule set's own).
+    #[arg(long, default_value_t = 0)]
+    max_plies: u32,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Milliseconds allowed beyond the clock before a time forfeit.
+    #[arg(long, default_value_t = 100)]
+    tolerance: u64,
+    /// Adjudicate when both engines report at least this score (centipawns) ...
+    #[arg(long)]
+    adjudicate_score: Option<i32>,
+    /// ... for this many consecutive moves each.
+    #[arg(long, default_value_t = 6)]
+    adjudicate_moves: u32,
+    /// SPRT, e.g. "elo0=0 elo1=10 alpha=0.05 beta=0.05": stop when decided.
+    #[arg(long)]
+    sprt: Option<Sprt>,
+    /// Write every game to this KIF file.
+    #[arg(long)]
+    kif: Option<std::path::PathBuf>,
+    /// Write one JSON object per game to this file.
+    #[arg(long)]
+    jsonl: Option<std::path::PathBuf>,
+    /// Seconds an engine may take to start or per fixed-depth/nodes move.
+    #[arg(long, default_value_t = 30)]
+    timeout: u64,
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    let [first, second] = match <[EngineSpec; 2]>::try_from(cli.engines.clone()) {
+        Ok(pair) => pair,
+        Err(_) => {
+            eprintln!("gogo-arena: give exactly two --engine");
+            return ExitCode::from(2);
+        }
+    };
+    let rules = if cli.max_plies > 0 {
+        cli.rules.with_max_plies(Some(cli.max_plies))
+    } else {
+        cli.rules
+    };
+    let openings = match &cli.openings {
+        Some(path) => match std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|t| read_openings(&t))
+        {
+            Ok(o) if !o.is_empty() => o,
+            Ok(_) => {
+                eprintln!("gogo-arena: {} holds no openings", path.display());
+                return ExitCode::from(2);
+            }
+            Err(e) => {
+                eprintln!("gogo-arena: {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        },
+        None => vec![default_opening(&rules)],
+    };
+    let config = MatchConfig {
+        engines: [first.clone(), second.clone()],
+        settings: GameSettings {
+            rules,
+            time_control: cli.tc,
+            tolerance: Duration::from_millis(cli.tolerance),
+            adjudication: cli.adjudicate_score.map(|score| Adjudication {
+                score,
+                moves: cli.adjudicate_moves,
+            }),
+            max_think: Duration::from_secs(cli.timeout),
+        },
+        openings,
+        games: cli.games,
+        concurrency: cli.concurrency,
+        sprt: cli.sprt,
+        startup_timeout: Duration::from_secs(cli.timeout),
+    };
+    let total = cli.games.div_ceil(2) * 2;
+    let mut progress = |games: &[gogo_arena::MatchGame]| {
+        let (t, _) = summarize(games);
+        let (elo, err) = t.elo();
+        let last = games.last().expect("a game");
+        eprintln!(
+            "game {:>4}/{total}: {} ({}), score {}-{}-{} ({:.1}%), elo {:+.1} +/- {:.1}",
+            last.index + 1,
+            match last.record.termination.winner() {
+                Some(gogo_rules::Color::Sente) => "1-0",
+                Some(gogo_rules::Color::Gote) => "0-1",
+                None => "1/2",
+            },
+            last.record.termination.reason(),
+            t.wins,
+            t.losses,
+            t.draws,
+            100.0 * t.score(),
+            elo,
+            err
+        );
+    };
+    let summary = match run_match(&config, &mut progress) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("gogo-arena: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let names = |g: &gogo_arena::MatchGame| {
+        let sente = &config.engines[g.sente_engine].name;
+        let gote = &config.engines[1 - g.sente_engine].name;
+        (sente.clone(), gote.clone())
+    };
+    if let Some(path) = &cli.kif {
+        let text: String = summary
+            .games
+            .iter()
+            .map(|g| {
+                let (s, w) = names(g);
+                record::kif(&g.record, &s, &w) + "\n"
+            })
+            .collect();
+        if let Err(e) = std::fs::write(path, text) {
+            eprintln!("gogo-arena: {}: {e}", path.display());
+        }
+    }
+    if let Some(path) = &cli.jsonl {
+        let text: String = summary
+            .games
+            .iter()
+            .map(|g| {
+                let (s, w) = names(g);
+                record::json_line(g.index, &g.opening, &g.record, &s, &w) + "\n"
+            })
+            .collect();
+        if let Err(e) = std::fs::write(path, text) {
+            eprintln!("gogo-arena: {}: {e}", path.display());
+        }
+    }
+    let t = summary.tally;
+    let (elo, err) = t.elo();
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "Score of {} vs {}: {} - {} - {} [{:.3}] {}",
+        first.name,
+        second.name,
+        t.wins,
+        t.losses,
+        t.draws,
+        t.score(),
+        t.games()
+    );
+    let _ = writeln!(
+        out,
+        "Elo difference: {elo:+.1} +/- {err:.1}, LOS: {:.1} %",
+        100.0 * t.los()
+    );
+    let p = summary.pentanomial.0;
+    let _ = writeln!(
+        out,
+        "Pentanomial (pairs by {}'s points 0, 0.5, 1, 1.5, 2): [{}, {}, {}, {}, {}]",
+        first.name, p[0], p[1], p[2], p[3], p[4]
+    );
+    let mut reasons: std::collections::BTreeMap<String, usize> = Default::default();
+    for g in &summary.games {
+        *reasons
+            .entry(
+                g.record
+                    .termination
+                    .reason()
+                    .split(' ')
+                    .next()
+                    .unwrap_or("")
+                    .to_string(),
+            )
+            .or_default() += 1;
+    }
+    let reasons: Vec<String> = reasons.iter().map(|(r, n)| format!("{r} {n}")).collect();
+    let _ = writeln!(out, "Endings: {}", reasons.join(", "));
+    if let Some((decision, llr)) = summary.sprt {
+        let (lo, hi) = cli.sprt.expect("sprt given").bounds();
+        let verdict = match decision {
+            SprtDecision::AcceptH1 => "H1 accepted",
+            SprtDecision::AcceptH0 => "H0 accepted",
+            SprtDecision::Continue => "undecided",
+        };
+        let _ = writeln!(out, "SPRT: llr {llr:.2} ({lo:.2}, {hi:.2}): {verdict}");
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,348 @@
+//! Every way a game ends, with scripted engines, through the real `gogo-arena` binary.
+
+use std::process::Command;
+
+struct Outcome {
+    stdout: String,
+    jsonl: String,
+}
+
+fn arena(sente_script: &str, gote_script: &str, opening: &str, extra: &[&str]) -> Outcome {
+    let dir = std::env::temp_dir().join(format!(
+        "gogo-arena-test-{}-{}",
+        std::process::id(),
+        rand_suffix()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, format!("{opening}\n")).unwrap();
+    let jsonl = dir.join("games.jsonl");
+    let kif = dir.join("games.kif");
+    let script = env!("CARGO_BIN_EXE_usi-script-engine");
+    let a = format!("name=A,cmd={script},arg={sente_script}");
+    let b = format!("name=B,cmd={script},arg={gote_script}");
+    // One game: A is Sente in game 1 (the pair's second game is not played with --games 1).
+    let output = Command::new(env!("CARGO_BIN_EXE_gogo-arena"))
+        .args([
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--games",
+            "1",
+            "--tolerance",
+            "150",
+        ])
+        .arg("--openings")
+        .arg(&openings)
+        .arg("--jsonl")
+        .arg(&jsonl)
+        .arg("--kif")
+        .arg(&kif)
+        .args(extra)
+        .output()
+        .expect("gogo-arena runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let out = Outcome {
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        jsonl: std::fs::read_to_string(&jsonl).unwrap(),
+    };
+    let kif_text = std::fs::read_to_string(&kif).unwrap();
+    assert!(kif_text.contains("手合割：５五将棋"));
+    let _ = std::fs::remove_dir_all(&dir);
+    out
+}
+
+fn rand_suffix() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    N.fetch_add(1, Ordering::SeqCst)
+}
+
+/// The first game's result, winner and reason from the JSON lines.
+fn first_game(o: &Outcome) -> (String, String, String) {
+    let line = o.jsonl.lines().next().expect("a game");
+    let field = |key: &str| -> String {
+        let start = line.find(&format!("\"{key}\":")).unwrap() + key.len() + 3;
+        let rest = &line[start..];
+        if let Some(stripped) = rest.strip_prefix('"') {
+            stripped[..stripped.find('"').unwrap()].to_string()
+        } else {
+            rest[..rest.find([',', '}']).unwrap()].to_string()
+        }
+    };
+    (field("result"), field("winner"), field("reason"))
+}
+
+fn check(sente: &str, gote: &str, opening: &str, extra: &[&str], result: &str, reason: &str) {
+    let o = arena(sente, gote, opening, extra);
+    let (r, _, why) = first_game(&o);
+    assert_eq!(
+        (r.as_str(), why.as_str()),
+        (result, reason),
+        "{}\n{}",
+        o.jsonl,
+        o.stdout
+    );
+}
+
+#[test]
+fn mate() {
+    check(
+        "G*5b",
+        "",
+        "sfen k4/2S2/1G3/5/4K b G 1",
+        &["--tc", "movetime=100"],
+        "1-0",
+        "checkmate",
+    );
+}
+
+#[test]
+fn no_legal_moves() {
+    check(
+        "4d4c",
+        "",
+        "sfen k4/2S2/5/1G3/4K b - 1",
+        &["--tc", "movetime=100"],
+        "1-0",
+        "no legal moves",
+    );
+}
+
+#[test]
+fn fourfold_repetition_standard_gote_wins() {
+    check(
+        "1e1d 1d1e 1e1d 1d1e 1e1d 1d1e 1e1d",
+        "5a5b 5b5a 5a5b 5b5a 5a5b 5b5a",
+        "startpos",
+        &["--tc", "movetime=100"],
+        "0-1",
+        "fourfold repetition",
+    );
+}
+
+#[test]
+fn perpetual_check_loses_for_the_checker() {
+    check(
+        "3c3a 3a3b 3b3a 3a3b 3b3a 3a3b 3b3a",
+        "1a1b 1b1a 1a1b 1b1a 1a1b 1b1a",
+        "sfen 4k/5/2R2/5/K4 b - 1",
+        &["--tc", "movetime=100"],
+        "0-1",
+        "perpetual check",
+    );
+    check(
+        "5e5d 5d5e 5e5d 5d5e 5e5d 5d5e",
+        "3c3e 3e3d 3d3e 3e3d 3d3e 3e3d 3d3e",
+        "sfen 4k/5/2r2/5/K4 w - 1",
+        &["--tc", "movetime=100"],
+        "1-0",
+        "perpetual check",
+    );
+}
+
+#[test]
+fn fourfold_repetition_kawu_is_a_draw() {
+    check(
+        "5e5d 5d5e 5e5d 5d5e 5e5d 5d5e",
+        "1a1b 1b1a 1a1b 1b1a 1a1b 1b1a",
+        "sfen rbsgk/p4/5/4P/KGSBR b - 1",
+        &["--tc", "movetime=100", "--rules", "kawu"],
+        "1/2-1/2",
+        "fourfold repetition",
+    );
+}
+
+#[test]
+fn ply_limit() {
+    check(
+        "1e1d 1d1c 1c1d",
+        "5a5b 5b5c 1b1c",
+        "startpos",
+        &["--tc", "movetime=100", "--max-plies", "6"],
+        "1/2-1/2",
+        "ply limit",
+    );
+}
+
+#[test]
+fn illegal_move_loses() {
+    check(
+        "5d5b",
+        "",
+        "startpos",
+        &["--tc", "movetime=100"],
+        "0-1",
+        "illegal move 5d5b",
+    );
+}
+
+#[test]
+fn malformed_bestmove_loses() {
+    check(
+        "5d5c",
+        "!garbage",
+        "startpos",
+        &["--tc", "movetime=100"],
+        "1-0",
+        "malformed bestmove 'banana'",
+    );
+}
+
+#[test]
+fn resignation() {
+    check(
+        "5d5c !resign",
+        "1b1c",
+        "startpos",
+        &["--tc", "movetime=100"],
+        "0-1",
+        "resignation",
+    );
+}
+
+#[test]
+fn time_forfeit() {
+    check(
+        "!sleep=600:5d5c",
+        "",
+        "startpos",
+        &["--tc", "movetime=100"],
+        "0-1",
+        "time forfeit",
+    );
+    // Byoyomi: 100 ms per move plus 150 ms tolerance; 500 ms is too slow.
+    check(
+        "5d5c !sleep=500:1e1d",
+        "1b1c 5a5b",
+        "startpos",
+        &["--tc", "byoyomi=100"],
+        "0-1",
+        "time forfeit",
+    );
+    // Fischer: 300 ms + 0 runs out over two slow moves.
+    check(
+        "!sleep=200:5d5c !sleep=300:1e1d",
+        "1b1c 5a5b",
+        "startpos",
+        &["--tc", "fischer=300+0"],
+        "0-1",
+        "time forfeit",
+    );
+}
+
+#[test]
+fn crash_loses() {
+    check(
+        "5d5c",
+        "!crash",
+        "startpos",
+        &["--tc", "movetime=100"],
+        "1-0",
+        "engine crash",
+    );
+}
+
+#[test]
+fn an_engine_that_never_answers_loses_on_time() {
+    check(
+        "!hang",
+        "",
+        "startpos",
+        &["--tc", "movetime=100"],
+        "0-1",
+        "time forfeit",
+    );
+}
+
+#[test]
+fn results_do_not_depend_on_concurrency() {
+    // gogo at a fixed depth is deterministic: usinewgame clears its table and histories.
+    let gogo = env!("CARGO_BIN_EXE_gogo-arena").replace("gogo-arena", "gogo");
+    let dir = std::env::temp_dir().join(format!("gogo-arena-conc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = dir.join("o.txt");
+    std::fs::write(
+        &openings,
+        "startpos\nsfen k4/2S2/1G3/5/4K b G 1\nstartpos moves 5d5c\n",
+    )
+    .unwrap();
+    let mut outputs = Vec::new();
+    for concurrency in ["1", "3"] {
+        let jsonl = dir.join(format!("g{concurrency}.jsonl"));
+        let status = Command::new(env!("CARGO_BIN_EXE_gogo-arena"))
+            .args(["--engine", &format!("name=A,cmd={gogo}")])
+            .args(["--engine", &format!("name=B,cmd={gogo}")])
+            .args([
+                "--games",
+                "6",
+                "--tc",
+                "depth=2",
+                "--max-plies",
+                "40",
+                "--concurrency",
+                concurrency,
+            ])
+            .arg("--openings")
+            .arg(&openings)
+            .arg("--jsonl")
+            .arg(&jsonl)
+            .output()
+            .unwrap();
+        assert!(status.status.success());
+        let text = std::fs::read_to_string(&jsonl).unwrap();
+        // Drop the timings, which vary.
+        let stable: Vec<String> = text
+            .lines()
+            .map(|l| l[..l.find(",\"time_ms\"").unwrap()].to_string())
+            .collect();
+        outputs.push((stable, String::from_utf8_lossy(&status.stdout).into_owned()));
+    }
+    assert_eq!(outputs[0].0.len(), 6);
+    assert_eq!(outputs[0], outputs[1]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_short_real_match_between_two_gogo_engines() {
+    let gogo = env!("CARGO_BIN_EXE_gogo-arena").replace("gogo-arena", "gogo");
+    if !std::path::Path::new(&gogo).exists() {
+        // The gogo binary is built with the workspace; it is there under `cargo test --workspace`.
+        panic!("{gogo} not built");
+    }
+    let output = Command::new(env!("CARGO_BIN_EXE_gogo-arena"))
+        .args([
+            "--engine",
+            &format!("name=gogo1,cmd={gogo}"),
+            "--engine",
+            &format!("name=gogo2,cmd={gogo}"),
+        ])
+        .args([
+            "--games",
+            "2",
+            "--tc",
+            "depth=3",
+            "--max-plies",
+            "60",
+            "--concurrency",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("Score of gogo1 vs gogo2:"), "{stdout}");
+    assert!(
+        !stdout.contains("illegal") && !stdout.contains("forfeit") && !stdout.contains("crash"),
+        "{stdout}"
+    );
+}
