@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Plays a match with gogo-arena between two engines named by shortcut:
+#   gogo        this checkout's gogo (built in release mode)
+#   gogo@REV    gogo built from git revision REV (cached in $GOGO_REF_DIR/builds)
+#   fairy       Debian fairy-stockfish in minishogi mode, one thread (installed if missing)
+#   name=...    any full gogo-arena engine spec
+# Everything after `--` goes to gogo-arena (see target/release/gogo-arena --help).
+#
+# Examples:
+#   scripts/match.sh gogo fairy -- --tc movetime=200 --games 200 --openings scripts/openings.txt --concurrency 2
+#   scripts/match.sh gogo gogo@HEAD~1 -- --tc movetime=100 --games 400 --openings scripts/openings.txt --sprt "elo0=0 elo1=10"
+#   scripts/match.sh fairy fairy -- --tc movetime=50 --games 4
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/refs.sh
+if [ $# -lt 2 ]; then sed -n '2,16p' "$0"; exit 2; fi
+a=$1 b=$2; shift 2
+[ "${1:-}" = "--" ] && shift
+cargo build --release -q -p gogo-usi -p gogo-arena
+
+spec() {
+  case "$1" in
+    gogo) echo "name=gogo,cmd=$PWD/target/release/gogo" ;;
+    gogo@*)
+      local rev=${1#gogo@} sha
+      sha=$(git rev-parse --short "$rev")
+      local dir="$GOGO_REF_DIR/builds/$sha"
+      if [ ! -x "$dir/target/release/gogo" ]; then
+        rm -rf "$dir"; mkdir -p "$(dirname "$dir")"
+        git worktree add -f --detach "$dir" "$sha" >&2
+        (cd "$dir" && cargo build --release -q -p gogo-usi) >&2
+      fi
+      echo "name=gogo-$sha,cmd=$dir/target/release/gogo" ;;
+    fairy) need_fairy; echo "name=fairy-stockfish,cmd=$FAIRY,option.UCI_Variant=minishogi,option.Threads=1" ;;
+    *=*) echo "$1" ;;
+    *) echo "unknown engine shortcut '$1'" >&2; exit 2 ;;
+  esac
+}
+sa=$(spec "$a"); sb=$(spec "$b")
+# Two engines with the same name would be confusing in the records.
+if [ "$a" = "$b" ]; then sb=${sb/name=$a/name=$a-2}; sb=${sb/name=fairy-stockfish/name=fairy-stockfish-2}; sb=${sb/name=gogo,/name=gogo-2,}; fi
+exec target/release/gogo-arena --engine "$sa" --engine "$sb" "$@"

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""gogo's and fairy-stockfish's search speed on the same positions (gogo's bench list),
+one thread each, the same `go movetime` each; prints nodes per second per position, the
+medians and their ratio."""
+import argparse
+import re
+import statistics
+import sys
+
+from usi_probe import Usi
+
+
+def bench_positions(path):
+    text = open(path, encoding="utf-8").read()
+    block = text[text.index("POSITIONS"):]
+    block = block[:block.index("];")]
+    return re.findall(r'"([^"]+)"', block)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gogo", required=True)
+    ap.add_argument("--fairy", required=True)
+    ap.add_argument("--movetime", type=int, default=1000)
+    ap.add_argument("--bench-source", default="crates/search/src/bench.rs")
+    args = ap.parse_args()
+    positions = bench_positions(args.bench_source)
+    gogo = Usi([args.gogo], [("USI_Hash", 64)])
+    fairy = Usi([args.fairy], [("UCI_Variant", "minishogi"), ("Hash", 64), ("Threads", 1)])
+    rows = []
+    for sfen in positions:
+        _, g = gogo.search(sfen, f"go movetime {args.movetime}")
+        _, f = fairy.search(sfen, f"go movetime {args.movetime}")
+        if "nps" not in g or "nps" not in f:
+            print(f"skipped (no nps reported): {sfen}", file=sys.stderr)
+            continue
+        rows.append((sfen, g["nps"], f["nps"]))
+        print(f"{g['nps']:>10} {f['nps']:>10}  {sfen}")
+    gogo.quit()
+    fairy.quit()
+    gm = statistics.median(r[1] for r in rows)
+    fm = statistics.median(r[2] for r in rows)
+    print(f"positions: {len(rows)}, go movetime {args.movetime} each")
+    print(f"gogo            median nps {gm:,.0f}")
+    print(f"fairy-stockfish median nps {fm:,.0f}")
+    print(f"ratio           {gm / fm:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Small helpers for scripts that talk USI to an engine (gogo or fairy-stockfish)."""
+import subprocess
+
+
+class Usi:
+    def __init__(self, cmd, options=()):
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self.send("usi")
+        self.wait("usiok")
+        for name, value in options:
+            self.send(f"setoption name {name} value {value}")
+        self.send("isready")
+        self.wait("readyok")
+
+    def send(self, line):
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def wait(self, prefix):
+        lines = []
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("engine exited")
+            line = line.rstrip("\n")
+            lines.append(line)
+            if line.startswith(prefix):
+                return lines
+
+    def search(self, sfen, go):
+        """Returns (bestmove, last info dict) for `position sfen <sfen>` and `go`."""
+        self.send("usinewgame")
+        self.send("isready")
+        self.wait("readyok")
+        self.send(f"position sfen {sfen}")
+        self.send(go)
+        lines = self.wait("bestmove")
+        info = {}
+        for line in lines:
+            words = line.split()
+            if words[:1] != ["info"] or "nodes" not in words:
+                continue
+            parsed = {}
+            for key in ("depth", "nodes", "nps", "time"):
+                if key in words:
+                    parsed[key] = int(words[words.index(key) + 1])
+            if "score" in words:
+                i = words.index("score")
+                parsed["score"] = (words[i + 1], int(words[i + 2]))
+            info = parsed
+        return lines[-1].split()[1], info
+
+    def quit(self):
+        try:
+            self.send("quit")
+            self.proc.wait(timeout=5)
+        except Exception:
+            self.proc.kill()
