@@ -19,8 +19,13 @@ fn relative(color: Color, sq: Square) -> usize {
 pub fn evaluate(pos: &Position) -> i32 {
     let occupied = pos.occupied();
     let mut score = [0i32; 2];
+    // Squares attacked by each side, by its pieces other than the king, and twice.
     let mut attacked = [Bitboard::EMPTY; 2];
-    let mut zone_weight = [0i32; 2]; // attack weight against each colour's king zone
+    let mut attacked_no_king = [Bitboard::EMPTY; 2];
+    // Against each colour's king: attackers, their summed weight, attacks on the zone.
+    let mut attackers = [0i32; 2];
+    let mut attacker_weight = [0i32; 2];
+    let mut zone_attacks = [0i32; 2];
     let kings = [pos.king_square(Color::Sente), pos.king_square(Color::Gote)];
     let zones = [king_attacks(kings[0]), king_attacks(kings[1])];
 
@@ -32,23 +37,34 @@ pub fn evaluate(pos: &Position) -> i32 {
             score[us] += BOARD_VALUE[kind.index()] + PSQT[kind.index()][relative(color, sq)];
             let reach = attacks(color, kind, sq, occupied);
             attacked[us] |= reach;
+            if kind != PieceKind::King {
+                attacked_no_king[us] |= reach;
+            }
             if MOBILITY[kind.index()] != 0 {
                 score[us] += MOBILITY[kind.index()] * (reach & !pos.pieces(color)).count() as i32;
             }
-            if !(reach & enemy_zone).is_empty() {
-                zone_weight[1 - us] += KING_ATTACKER_WEIGHT[kind.index()];
+            let hits = reach & enemy_zone;
+            if !hits.is_empty() && kind != PieceKind::King {
+                attackers[1 - us] += 1;
+                attacker_weight[1 - us] += KING_ATTACKER_WEIGHT[kind.index()];
+                zone_attacks[1 - us] += hits.count() as i32;
             }
         }
         let hand = pos.hand(color);
         for kind in hand.kinds() {
             let n = hand.count(kind) as i32;
             score[us] += HAND_VALUE[kind.index()] * n + SECOND_IN_HAND[kind.index()] * (n - 1);
-            zone_weight[1 - us] += KING_HAND_WEIGHT[kind.index()] * n;
         }
     }
 
+    // King danger, Stockfish style, with drops: the pieces bearing on the king's zone, the
+    // zone squares only the king defends, the safe squares where a piece in the enemy's hand
+    // could be dropped with check, and the hand itself; less the generals beside the king.
+    let empty = !occupied;
     for color in Color::ALL {
         let us = color.index();
+        let them = !color;
+        let king = kings[us];
         let zone = zones[us];
         let defenders = zone
             & pos.pieces(color)
@@ -56,11 +72,26 @@ pub fn evaluate(pos: &Position) -> i32 {
                 | pos.pieces_of_kind(PieceKind::Silver)
                 | pos.pieces_of_kind(PieceKind::ProPawn)
                 | pos.pieces_of_kind(PieceKind::ProSilver));
-        let weak = zone & attacked[1 - us] & !attacked[us];
-        let danger = KING_DANGER[(zone_weight[us] as usize).min(KING_DANGER.len() - 1)];
-        score[us] += KING_DEFENDER * defenders.count() as i32
-            - KING_WEAK_SQUARE * weak.count() as i32
-            - danger;
+        let weak = zone & attacked[them.index()] & !attacked_no_king[us];
+        let enemy_hand = pos.hand(them);
+        let mut safe_drop_checks = 0;
+        let mut hand_units = 0;
+        for kind in enemy_hand.kinds() {
+            // A piece of `them` on s checks the king exactly when a piece of `color` on the
+            // king's square would attack s.
+            let checks = attacks(color, kind, king, occupied) & empty & !attacked_no_king[us];
+            safe_drop_checks += checks.count() as i32;
+            hand_units += KING_HAND_WEIGHT[kind.index()] * enemy_hand.count(kind) as i32;
+        }
+        let danger = attackers[us] * attacker_weight[us] * KING_DANGER_ATTACKERS
+            + zone_attacks[us] * KING_DANGER_ZONE_ATTACK
+            + weak.count() as i32 * KING_DANGER_WEAK
+            + safe_drop_checks * KING_DANGER_DROP_CHECK
+            + hand_units * KING_DANGER_HAND
+            - defenders.count() as i32 * KING_DANGER_DEFENDER;
+        if danger > 0 {
+            score[us] -= (danger * danger / KING_DANGER_DIVISOR).min(KING_DANGER_MAX);
+        }
     }
 
     let side = pos.side_to_move().index();

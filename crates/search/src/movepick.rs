@@ -2,7 +2,7 @@
 //! reached, so a cutoff on the transposition-table move costs no generation at all.
 
 use crate::see::see;
-use crate::thread::ThreadData;
+use crate::thread::{piece_to, ThreadData};
 use crate::weights::{board_value, capture_gain};
 use gogo_rules::{Move, MoveList, Position, MAX_MOVES};
 
@@ -47,6 +47,8 @@ pub struct MovePicker {
     bad: Vec<Move>,
     bad_next: usize,
     killer_index: usize,
+    /// The [`crate::thread::piece_to`] indices of the moves one and two plies back.
+    continuation: [Option<usize>; 2],
 }
 
 fn is_noisy(pos: &Position, mv: Move) -> bool {
@@ -54,14 +56,31 @@ fn is_noisy(pos: &Position, mv: Move) -> bool {
 }
 
 impl MovePicker {
-    /// A picker for a full-width node.
+    /// A picker for a full-width node. `continuation` holds the
+    /// [`crate::thread::piece_to`] indices of the moves one and two plies back.
     pub fn new(
         pos: &Position,
         tt_move: Option<Move>,
         killers: [Option<Move>; 2],
         countermove: Option<Move>,
+        continuation: [Option<usize>; 2],
     ) -> MovePicker {
-        MovePicker::build(pos, tt_move, killers, countermove, false)
+        let mut picker = MovePicker::build(pos, tt_move, killers, countermove, false);
+        picker.continuation = continuation;
+        picker
+    }
+
+    /// The ordering score of a quiet move: butterfly plus continuation histories.
+    fn quiet_score(&self, pos: &Position, td: &ThreadData, mv: Move) -> i32 {
+        let color = pos.side_to_move();
+        let mut score = td.history(color, mv);
+        if let Some(kind) = pos.moved_kind(mv) {
+            let index = piece_to(color, kind, mv);
+            for from in self.continuation.iter().flatten() {
+                score += td.continuation(*from, index);
+            }
+        }
+        score
     }
 
     /// A picker for quiescence search: captures and promotions only, unless in check.
@@ -96,6 +115,7 @@ impl MovePicker {
             bad: Vec::new(),
             bad_next: 0,
             killer_index: 0,
+            continuation: [None; 2],
         }
     }
 
@@ -196,7 +216,6 @@ impl MovePicker {
                     let mut all = MoveList::new();
                     pos.generate_legal(&mut all);
                     self.list.clear();
-                    let color = pos.side_to_move();
                     for &mv in all.iter() {
                         if is_noisy(pos, mv)
                             || Some(mv) == self.tt_move
@@ -205,7 +224,7 @@ impl MovePicker {
                         {
                             continue;
                         }
-                        self.scores[self.list.len()] = td.history(color, mv);
+                        self.scores[self.list.len()] = self.quiet_score(pos, td, mv);
                         self.list.push(mv);
                     }
                     self.next = 0;
@@ -225,13 +244,12 @@ impl MovePicker {
                 Stage::GenerateEvasions => {
                     self.list.clear();
                     pos.generate_evasions(&mut self.list);
-                    let color = pos.side_to_move();
                     for i in 0..self.list.len() {
                         let mv = self.list.as_slice()[i];
                         self.scores[i] = if is_noisy(pos, mv) {
                             1_000_000 + Self::noisy_score(pos, mv)
                         } else {
-                            td.history(color, mv)
+                            self.quiet_score(pos, td, mv)
                         };
                     }
                     self.next = 0;
@@ -269,7 +287,7 @@ mod tests {
             let hint = legal.as_slice().last().copied();
             let bogus: Move = "P*1a".parse().unwrap();
             for (tt, killers) in [(None, [None, None]), (hint, [Some(bogus), hint])] {
-                let mut picker = MovePicker::new(&pos, tt, killers, Some(bogus));
+                let mut picker = MovePicker::new(&pos, tt, killers, Some(bogus), [Some(3), None]);
                 let mut seen = Vec::new();
                 while let Some(mv) = picker.next(&pos, &td) {
                     seen.push(mv.bits());

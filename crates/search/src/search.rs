@@ -4,7 +4,7 @@
 use crate::eval::evaluate;
 use crate::movepick::MovePicker;
 use crate::see::see;
-use crate::thread::ThreadData;
+use crate::thread::{piece_to, ThreadData};
 use crate::time::{SearchLimits, TimeBudget};
 use crate::tt::{Bound, TranspositionTable};
 use crate::value::*;
@@ -31,7 +31,7 @@ impl Default for SearchOptions {
         SearchOptions {
             threads: 1,
             multipv: 1,
-            move_overhead: Duration::from_millis(30),
+            move_overhead: Duration::from_millis(10),
             rules: RuleSet::standard(),
         }
     }
@@ -165,6 +165,8 @@ struct Worker<'a> {
     multipv: usize,
     /// The move played to reach each ply (for countermoves).
     played: [Option<Move>; MAX_PLY + 2],
+    /// Its [`piece_to`] index (for continuation history).
+    played_piece_to: [Option<usize>; MAX_PLY + 2],
     static_evals: [i32; MAX_PLY + 2],
 }
 
@@ -431,6 +433,7 @@ impl<'a> Worker<'a> {
                 let mut child = pos.clone();
                 child.play_null();
                 self.played[ply + 1] = None;
+                self.played_piece_to[ply + 1] = None;
                 self.push(&child);
                 let score =
                     -self.search::<false>(&child, depth - r, -beta, -beta + 1, ply + 1, !cut_node);
@@ -457,11 +460,25 @@ impl<'a> Worker<'a> {
         let side = pos.side_to_move();
         let previous = self.played[ply];
         let countermove = previous.and_then(|p| self.td.countermoves[p.bits() as usize & 4095]);
-        let mut picker = MovePicker::new(pos, tt_move, self.td.killers[ply], countermove);
+        let continuation = [
+            self.played_piece_to[ply],
+            if ply >= 1 {
+                self.played_piece_to[ply - 1]
+            } else {
+                None
+            },
+        ];
+        let mut picker = MovePicker::new(
+            pos,
+            tt_move,
+            self.td.killers[ply],
+            countermove,
+            continuation,
+        );
         let mut best = -INFINITE;
         let mut best_move = None;
         let mut move_number = 0;
-        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut quiets_tried: Vec<(Move, Option<usize>)> = Vec::new();
         let original_alpha = alpha;
         while let Some(mv) = picker.next(pos, &self.td) {
             move_number += 1;
@@ -485,6 +502,8 @@ impl<'a> Worker<'a> {
             let new_depth = depth - 1 + extension;
 
             self.played[ply + 1] = Some(mv);
+            let moved_index = pos.moved_kind(mv).map(|k| piece_to(side, k, mv));
+            self.played_piece_to[ply + 1] = moved_index;
             self.push(&child);
             self.tt.prefetch(child.key());
             let mut score;
@@ -538,8 +557,19 @@ impl<'a> Worker<'a> {
                             let bonus = (depth * depth * 16).min(1600);
                             self.td.add_killer(ply, mv);
                             self.td.update_history(side, mv, bonus);
-                            for &q in &quiets_tried {
+                            for &(q, _) in &quiets_tried {
                                 self.td.update_history(side, q, -bonus);
+                            }
+                            let this = pos.moved_kind(mv).map(|k| piece_to(side, k, mv));
+                            for from in continuation.iter().flatten() {
+                                if let Some(to) = this {
+                                    self.td.update_continuation(*from, to, bonus);
+                                }
+                                for &(_, q) in &quiets_tried {
+                                    if let Some(q) = q {
+                                        self.td.update_continuation(*from, q, -bonus);
+                                    }
+                                }
                             }
                             if let Some(p) = previous {
                                 self.td.countermoves[p.bits() as usize & 4095] = Some(mv);
@@ -551,7 +581,7 @@ impl<'a> Worker<'a> {
                 }
             }
             if quiet && quiets_tried.len() < 64 {
-                quiets_tried.push(mv);
+                quiets_tried.push((mv, moved_index));
             }
         }
 
@@ -584,6 +614,9 @@ impl<'a> Worker<'a> {
             let gives_check = child.in_check();
             let new_depth = depth - 1 + i32::from(gives_check);
             self.played[1] = Some(mv);
+            self.played_piece_to[1] = root
+                .moved_kind(mv)
+                .map(|k| piece_to(root.side_to_move(), k, mv));
             self.push(&child);
             self.td.seldepth = 0;
             let mut score;
@@ -855,6 +888,7 @@ pub fn search(
         root: root.clone(),
         root_moves: root_moves.clone(),
         played: [None; MAX_PLY + 2],
+        played_piece_to: [None; MAX_PLY + 2],
         static_evals: [0; MAX_PLY + 2],
     };
 

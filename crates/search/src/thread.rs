@@ -8,6 +8,15 @@ use gogo_rules::{Color, Move};
 /// History scores are kept within this bound (gravity formula).
 pub const HISTORY_MAX: i32 = 16_384;
 
+/// Number of (coloured piece, destination) pairs.
+pub const PIECE_TO: usize = 20 * 25;
+
+/// The (coloured piece, destination) index of a move by `color` moving or dropping `kind`.
+#[inline]
+pub fn piece_to(color: Color, kind: gogo_rules::PieceKind, mv: Move) -> usize {
+    (color.index() * 10 + kind.index()) * 25 + mv.to().index()
+}
+
 /// Everything one search thread owns.
 pub struct ThreadData {
     /// Thread index; 0 is the main thread, which manages time and reports.
@@ -16,6 +25,9 @@ pub struct ThreadData {
     pub history: Vec<[i32; 4096]>,
     /// Two killer moves per ply.
     pub killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    /// Continuation history: how good a move (by piece and destination) was after a move
+    /// one or two plies earlier (by piece and destination). See [`piece_to`].
+    pub continuation: Vec<[i32; PIECE_TO]>,
     /// Countermove by the previous move's encoding.
     pub countermoves: Vec<Option<Move>>,
     /// Triangular principal-variation table.
@@ -39,6 +51,7 @@ impl ThreadData {
             id,
             history: vec![[0; 4096]; 2],
             killers: [[None; 2]; MAX_PLY + 1],
+            continuation: vec![[0; PIECE_TO]; PIECE_TO],
             countermoves: vec![None; 4096],
             pv: vec![Vec::new(); MAX_PLY + 2],
             nodes: 0,
@@ -59,6 +72,21 @@ impl ThreadData {
     #[inline]
     pub fn update_history(&mut self, color: Color, mv: Move, bonus: i32) {
         let entry = &mut self.history[color.index()][mv.bits() as usize & 4095];
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// The continuation-history score of the move `to` after the move `from` (both
+    /// [`piece_to`] indices).
+    #[inline]
+    pub fn continuation(&self, from: usize, to: usize) -> i32 {
+        self.continuation[from][to]
+    }
+
+    /// Moves a continuation-history entry towards `bonus`.
+    #[inline]
+    pub fn update_continuation(&mut self, from: usize, to: usize, bonus: i32) {
+        let entry = &mut self.continuation[from][to];
         let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
         *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
     }

@@ -6,25 +6,25 @@ use gogo_rules::PieceKind;
 
 /// Value of a piece on the board, by [`PieceKind`] index.
 pub const BOARD_VALUE: [i32; 10] = [
-    90,  // pawn
-    430, // silver
-    480, // gold
-    560, // bishop
-    650, // rook
-    0,   // king
-    500, // promoted pawn
-    490, // promoted silver
-    780, // horse
-    920, // dragon
+    100,  // pawn
+    390,  // silver
+    420,  // gold
+    610,  // bishop
+    820,  // rook
+    0,    // king
+    450,  // promoted pawn
+    420,  // promoted silver
+    820,  // horse
+    1120, // dragon
 ];
 
 /// Value of a piece in hand (it can be dropped anywhere), by hand-kind index.
 pub const HAND_VALUE: [i32; 5] = [
-    115, // pawn
-    470, // silver
-    520, // gold
-    600, // bishop
-    700, // rook
+    120, // pawn
+    440, // silver
+    470, // gold
+    650, // bishop
+    870, // rook
 ];
 
 /// Extra value of the second piece of a kind in hand (less than the first).
@@ -118,18 +118,26 @@ pub const PSQT: [[i32; 25]; 10] = [
 pub const MOBILITY: [i32; 10] = [0, 0, 0, 4, 4, 0, 0, 0, 3, 3];
 
 /// King safety: weight of each attacking piece kind whose attacks reach the king's zone.
-pub const KING_ATTACKER_WEIGHT: [i32; 10] = [1, 2, 3, 3, 4, 0, 3, 3, 5, 6];
+pub const KING_ATTACKER_WEIGHT: [i32; 10] = [1, 3, 4, 4, 5, 0, 4, 4, 6, 7];
 /// King safety: weight of each kind the attacker holds in hand (a drop threat).
 pub const KING_HAND_WEIGHT: [i32; 5] = [1, 3, 4, 3, 5];
-/// King safety: penalty by total attack weight (clamped to the last entry).
-pub const KING_DANGER: [i32; 24] = [
-    0, 0, 5, 12, 22, 35, 50, 68, 90, 115, 140, 170, 200, 235, 270, 310, 350, 390, 430, 470, 510,
-    550, 590, 630,
-];
-/// King safety: bonus per own gold-like or silver piece next to the king.
-pub const KING_DEFENDER: i32 = 18;
-/// King safety: penalty per king-zone square attacked by the enemy and not defended.
-pub const KING_WEAK_SQUARE: i32 = 14;
+/// King danger per (attacker count x summed attacker weight).
+pub const KING_DANGER_ATTACKERS: i32 = 8;
+/// King danger per attack on a square of the king's zone.
+pub const KING_DANGER_ZONE_ATTACK: i32 = 40;
+/// King danger per zone square attacked by the enemy and defended only by the king.
+pub const KING_DANGER_WEAK: i32 = 90;
+/// King danger per empty square, not defended by a piece other than the king, where a piece
+/// in the enemy's hand could be dropped with check.
+pub const KING_DANGER_DROP_CHECK: i32 = 60;
+/// King danger per unit of [`KING_HAND_WEIGHT`] in the enemy's hand.
+pub const KING_DANGER_HAND: i32 = 25;
+/// King danger removed per own gold or silver (promoted ones too) next to the king.
+pub const KING_DANGER_DEFENDER: i32 = 60;
+/// Penalty = danger² / this, in centipawns.
+pub const KING_DANGER_DIVISOR: i32 = 512;
+/// Cap of the penalty.
+pub const KING_DANGER_MAX: i32 = 2500;
 
 /// Bonus for having the move.
 pub const TEMPO: i32 = 20;

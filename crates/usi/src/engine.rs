@@ -80,7 +80,7 @@ impl Default for Options {
             ponder: false,
             rules: RuleSet::standard(),
             max_plies: 0,
-            move_overhead_ms: 30,
+            move_overhead_ms: 10,
         }
     }
 }
@@ -106,7 +106,7 @@ fn option_list() -> Vec<EngineMessage> {
             },
         },
         spin("MaxPlies", 0, 0, 100_000),
-        spin("MoveOverhead", 30, 0, 10_000),
+        spin("MoveOverhead", 10, 0, 10_000),
         EngineMessage::Option {
             name: "Clear Hash".into(),
             kind: OptionKind::Button,
