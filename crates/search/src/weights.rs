@@ -126,10 +126,10 @@ pub const KING_DANGER_ATTACKERS: i32 = 8;
 /// King danger per attack on a square of the king's zone.
 pub const KING_DANGER_ZONE_ATTACK: i32 = 40;
 /// King danger per zone square attacked by the enemy and defended only by the king.
-pub const KING_DANGER_WEAK: i32 = 90;
+pub const KING_DANGER_WEAK: i32 = 120;
 /// King danger per empty square, not defended by a piece other than the king, where a piece
 /// in the enemy's hand could be dropped with check.
-pub const KING_DANGER_DROP_CHECK: i32 = 60;
+pub const KING_DANGER_DROP_CHECK: i32 = 100;
 /// King danger per unit of [`KING_HAND_WEIGHT`] in the enemy's hand.
 pub const KING_DANGER_HAND: i32 = 25;
 /// King danger removed per own gold or silver (promoted ones too) next to the king.
