@@ -1,0 +1,117 @@
+//! Protocol abuse: commands in any order, odd bytes, absurd options. After each, the engine
+//! still answers `isready` and plays a legal move.
+
+mod common;
+
+use common::{ms, secs, Engine};
+use gogo_rules::Position;
+
+/// The engine is still healthy: `readyok`, then a legal move from the start position.
+fn still_plays(e: &mut Engine) {
+    e.ready();
+    e.send("position startpos");
+    e.send("go depth 3");
+    e.bestmove_in(&Position::startpos(), secs(10));
+}
+
+#[test]
+fn commands_in_any_order() {
+    let mut e = Engine::start();
+    // go before usi, isready or position: searches the start position.
+    e.send("go depth 2");
+    e.bestmove_in(&Position::startpos(), secs(10));
+    e.handshake();
+    // stop and ponderhit with nothing running.
+    e.send("stop");
+    e.send("ponderhit");
+    e.expect("info string", secs(5));
+    still_plays(&mut e);
+
+    // position and setoption during a search: the search goes on with what it had.
+    e.send("position startpos");
+    e.send("go infinite");
+    e.send("position startpos moves 5d5c");
+    e.send("setoption name USI_Hash value 32");
+    e.send("setoption name Threads value 2");
+    e.send("setoption name Clear Hash");
+    e.send("isready");
+    e.expect("readyok", secs(5));
+    e.send("stop");
+    e.bestmove_in(&Position::startpos(), secs(5));
+    // The new position and options apply to the next search.
+    assert_eq!(e.current_sfen(), "rbsgk/4p/P4/5/KGSBR w - 2");
+    still_plays(&mut e);
+
+    // Two go in a row: the first search answers, then the second.
+    e.send("position startpos");
+    e.send("go infinite");
+    e.send("go depth 2");
+    e.bestmove_in(&Position::startpos(), secs(5));
+    e.bestmove_in(&Position::startpos(), secs(10));
+    still_plays(&mut e);
+
+    // usinewgame and gameover during a search stop it cleanly.
+    e.send("go infinite");
+    e.send("gameover draw");
+    e.bestmove_in(&Position::startpos(), secs(5));
+    e.send("go infinite");
+    e.send("usinewgame");
+    e.bestmove_in(&Position::startpos(), secs(5));
+    still_plays(&mut e);
+}
+
+#[test]
+fn quit_during_a_search() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("setoption name Threads value 3");
+    e.send("go infinite");
+    std::thread::sleep(ms(100));
+    assert!(e.quit().success());
+}
+
+#[test]
+fn odd_bytes_and_lines() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send_bytes(b"\n\n   \n\t\n");
+    e.send_bytes(b"isready\r\n");
+    e.expect("readyok", secs(5));
+    e.send_bytes(b"position startpos moves 5d5c\r\n");
+    assert_eq!(e.current_sfen(), "rbsgk/4p/P4/5/KGSBR w - 2");
+    e.send_bytes(b"\xff\xfe garbage \x80\n");
+    e.expect("info string error", secs(5));
+    e.send_bytes(b"posi\xc3\x28tion startpos\n");
+    e.expect("info string error", secs(5));
+    let long = format!("position startpos moves {}", "5d5c 5c5d ".repeat(100_000));
+    e.send(&long);
+    e.expect("info string error", secs(10));
+    let long = "x".repeat(2_000_000);
+    e.send(&long);
+    e.expect("info string error", secs(10));
+    // Still the position from before the bad lines.
+    assert_eq!(e.current_sfen(), "rbsgk/4p/P4/5/KGSBR w - 2");
+    still_plays(&mut e);
+}
+
+#[test]
+fn absurd_options() {
+    let mut e = Engine::start();
+    e.handshake();
+    // More memory than the machine has: refused at isready, the old table kept.
+    e.send("setoption name USI_Hash value 1048576");
+    e.send("isready");
+    let lines = e.expect("readyok", secs(30));
+    assert!(lines.iter().any(|l| l.starts_with("info string error: cannot allocate")), "{lines:?}");
+    still_plays(&mut e);
+    // Far more threads than cores.
+    e.send("setoption name Threads value 256");
+    e.send("position startpos");
+    e.send("go movetime 300");
+    e.bestmove_in(&Position::startpos(), secs(10));
+    e.send("go infinite");
+    std::thread::sleep(ms(100));
+    e.send("stop");
+    e.bestmove_in(&Position::startpos(), secs(5));
+    still_plays(&mut e);
+}
