@@ -4,6 +4,7 @@
 #   gogo@REV    gogo built from git revision REV (cached in $GOGO_REF_DIR/builds)
 #   fairy       Debian fairy-stockfish in minishogi mode, one thread (installed if missing)
 #   name=...    any full gogo-arena engine spec
+# A shortcut may carry options: gogo,option.Threads=2
 # Everything after `--` goes to gogo-arena (see target/release/gogo-arena --help).
 #
 # Examples:
@@ -19,6 +20,16 @@ a=$1 b=$2; shift 2
 cargo build --release -q -p gogo-usi -p gogo-arena
 
 spec() {
+  # A shortcut may carry extra settings after a comma: gogo,option.Threads=2
+  local base=${1%%,*} extra=""
+  [ "$base" != "$1" ] && extra=",${1#*,}"
+  case "$base" in
+    *=*) echo "$1"; return ;;
+  esac
+  echo "$(spec_base "$base")$extra"
+}
+
+spec_base() {
   case "$1" in
     gogo) echo "name=gogo,cmd=$PWD/target/release/gogo" ;;
     gogo@*)
@@ -38,5 +49,6 @@ spec() {
 }
 sa=$(spec "$a"); sb=$(spec "$b")
 # Two engines with the same name would be confusing in the records.
-if [ "$a" = "$b" ]; then sb=${sb/name=$a/name=$a-2}; sb=${sb/name=fairy-stockfish/name=fairy-stockfish-2}; sb=${sb/name=gogo,/name=gogo-2,}; fi
+na=$(sed 's/^name=\([^,]*\).*/\1/' <<<"$sa"); nb=$(sed 's/^name=\([^,]*\).*/\1/' <<<"$sb")
+if [ "$na" = "$nb" ]; then sb="name=$nb-2,${sb#*,}"; fi
 exec target/release/gogo-arena --engine "$sa" --engine "$sb" "$@"

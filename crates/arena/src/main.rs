@@ -214,6 +214,32 @@ fn main() -> ExitCode {
     }
     let reasons: Vec<String> = reasons.iter().map(|(r, n)| format!("{r} {n}")).collect();
     let _ = writeln!(out, "Endings: {}", reasons.join(", "));
+    // Faults by engine: what no engine should ever do.
+    for (k, spec) in config.engines.iter().enumerate() {
+        let mut faults = [0usize; 4];
+        for g in &summary.games {
+            let loser_engine = |c: gogo_rules::Color| {
+                if c == gogo_rules::Color::Sente {
+                    g.sente_engine
+                } else {
+                    1 - g.sente_engine
+                }
+            };
+            use gogo_arena::referee::Termination::*;
+            match &g.record.termination {
+                TimeForfeit(c) if loser_engine(*c) == k => faults[0] += 1,
+                IllegalMove(c, _) if loser_engine(*c) == k => faults[1] += 1,
+                Malformed(c, _) if loser_engine(*c) == k => faults[2] += 1,
+                Crash(c) if loser_engine(*c) == k => faults[3] += 1,
+                _ => {}
+            }
+        }
+        let _ = writeln!(
+            out,
+            "Faults of {}: {} time forfeits, {} illegal moves, {} malformed lines, {} crashes",
+            spec.name, faults[0], faults[1], faults[2], faults[3]
+        );
+    }
     if let Some((decision, llr)) = summary.sprt {
         let (lo, hi) = cli.sprt.expect("sprt given").bounds();
         let verdict = match decision {
