@@ -19,6 +19,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod error;
+pub mod fuzz_checks;
 pub mod game;
 pub mod hand;
 pub mod movegen;

@@ -4,6 +4,7 @@
 #![warn(missing_docs)]
 
 pub mod engine;
+pub mod fuzz_checks;
 pub mod protocol;
 
 use gogo_rules::{perft, Position};

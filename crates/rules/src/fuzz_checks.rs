@@ -1,0 +1,69 @@
+//! Invariant checks driven by arbitrary bytes: the bodies of the fuzz targets in `fuzz/`,
+//! also run over the kept corpus by `cargo test`. Each panics when an invariant breaks and
+//! must never panic otherwise, whatever the input.
+
+use crate::{parse_usi_position, Move, MoveList, Position};
+
+/// SFEN text: whatever parses must print canonically and parse back to the same position,
+/// with keys equal to the keys recomputed from scratch.
+pub fn check_sfen(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    if let Ok(pos) = Position::from_sfen(&text) {
+        let printed = pos.to_sfen();
+        let again = Position::from_sfen(&printed).expect("printed SFEN parses");
+        assert_eq!(again, pos);
+        assert_eq!(again.to_sfen(), printed);
+        assert_eq!((pos.board_key(), pos.hand_key()), pos.compute_keys());
+    }
+}
+
+/// USI position text with moves: every accepted move is legal, in order.
+pub fn check_usi_position(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    if let Ok((start, moves)) = parse_usi_position(&text) {
+        let mut pos = start;
+        for mv in moves {
+            assert!(pos.legal_moves().contains(mv), "{pos} {mv}");
+            pos.play(mv);
+        }
+        assert_eq!((pos.board_key(), pos.hand_key()), pos.compute_keys());
+    }
+}
+
+/// Bytes as a game: each pair of bytes is a 16-bit move attempt (legal or not) or, when it is
+/// no legal move, an index into the legal moves. Checks that `is_legal` agrees with the
+/// generator, that playing keeps the incremental state equal to a rebuild, and that the
+/// noisy and evasion generators are the filtered full list.
+pub fn check_play(data: &[u8]) {
+    let mut pos = Position::startpos();
+    for pair in data.chunks(2) {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            return;
+        }
+        let bits = u16::from_le_bytes([pair[0], *pair.get(1).unwrap_or(&0)]);
+        let attempt = Move::from_bits(bits & 0x0fff);
+        let mv = match attempt {
+            Some(m) => {
+                assert_eq!(pos.is_legal(m), legal.contains(m), "{pos} {m}");
+                if legal.contains(m) {
+                    m
+                } else {
+                    legal.as_slice()[bits as usize % legal.len()]
+                }
+            }
+            None => legal.as_slice()[bits as usize % legal.len()],
+        };
+        let mut noisy = MoveList::new();
+        pos.generate_noisy(&mut noisy);
+        for &m in legal.iter() {
+            assert_eq!(noisy.contains(m), pos.is_capture(m) || m.is_promotion(), "{pos} {m}");
+        }
+        let before = pos.clone();
+        let next = pos.played(mv);
+        assert_eq!(pos, before);
+        let rebuilt = Position::from_sfen(&next.to_sfen()).expect("a played position is valid");
+        assert_eq!(rebuilt, next);
+        pos = next;
+    }
+}

@@ -1,0 +1,20 @@
+//! Invariant check for the USI line parser, driven by arbitrary bytes: the body of the fuzz
+//! target `usi_line`, also run over its kept corpus by `cargo test`.
+
+use crate::protocol::{EngineMessage, GuiCommand};
+
+/// Whatever parses as a GUI command or an engine message writes out and parses back to the
+/// same value.
+pub fn check_usi_line(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    for line in text.lines() {
+        if let Ok(cmd) = line.parse::<GuiCommand>() {
+            let again: GuiCommand = cmd.to_string().parse().expect("printed command parses");
+            assert_eq!(again, cmd, "{line:?}");
+        }
+        if let Ok(msg) = line.parse::<EngineMessage>() {
+            let again: EngineMessage = msg.to_string().parse().expect("printed message parses");
+            assert_eq!(again, msg, "{line:?}");
+        }
+    }
+}
