@@ -57,7 +57,11 @@ pub fn check_play(data: &[u8]) {
         let mut noisy = MoveList::new();
         pos.generate_noisy(&mut noisy);
         for &m in legal.iter() {
-            assert_eq!(noisy.contains(m), pos.is_capture(m) || m.is_promotion(), "{pos} {m}");
+            assert_eq!(
+                noisy.contains(m),
+                pos.is_capture(m) || m.is_promotion(),
+                "{pos} {m}"
+            );
         }
         let before = pos.clone();
         let next = pos.played(mv);

@@ -102,7 +102,12 @@ fn absurd_options() {
     e.send("setoption name USI_Hash value 1048576");
     e.send("isready");
     let lines = e.expect("readyok", secs(30));
-    assert!(lines.iter().any(|l| l.starts_with("info string error: cannot allocate")), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error: cannot allocate")),
+        "{lines:?}"
+    );
     still_plays(&mut e);
     // Far more threads than cores.
     e.send("setoption name Threads value 256");
