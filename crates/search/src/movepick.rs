@@ -4,6 +4,7 @@
 use crate::see::see;
 use crate::thread::{piece_to, ThreadData};
 use crate::weights::{board_value, capture_gain};
+use gogo_rules::attacks::attacks;
 use gogo_rules::{Move, MoveList, Position, MAX_MOVES};
 
 /// The stages, in order. Quiescence search uses only the noisy stages; a side in check gets
@@ -26,6 +27,10 @@ pub enum Stage {
     Quiets,
     /// Captures that lose material, last.
     BadNoisy,
+    /// Quiescence only: generate quiet moves and drops that give a direct check safely.
+    GenerateChecks,
+    /// Those checks.
+    QuietChecks,
     /// Generate and score every evasion (in check).
     GenerateEvasions,
     /// Evasions, best first.
@@ -49,6 +54,8 @@ pub struct MovePicker {
     killer_index: usize,
     /// The [`crate::thread::piece_to`] indices of the moves one and two plies back.
     continuation: [Option<usize>; 2],
+    /// Quiescence: whether to add quiet checks after the captures.
+    quiet_checks: bool,
 }
 
 fn is_noisy(pos: &Position, mv: Move) -> bool {
@@ -83,10 +90,43 @@ impl MovePicker {
         score
     }
 
-    /// A picker for quiescence search: captures and promotions only, unless in check.
-    pub fn quiescence(pos: &Position, tt_move: Option<Move>) -> MovePicker {
+    /// A picker for quiescence search: captures and promotions only, unless in check;
+    /// with `checks`, then also the quiet moves and drops that give a safe direct check.
+    pub fn quiescence(pos: &Position, tt_move: Option<Move>, checks: bool) -> MovePicker {
         let tt_move = tt_move.filter(|&m| pos.in_check() || is_noisy(pos, m));
-        MovePicker::build(pos, tt_move, [None; 2], None, true)
+        let mut picker = MovePicker::build(pos, tt_move, [None; 2], None, true);
+        picker.quiet_checks = checks;
+        picker
+    }
+
+    /// Whether the quiet move `mv` gives a direct check and does not simply hang the piece.
+    fn is_safe_quiet_check(pos: &Position, mv: Move) -> bool {
+        let us = pos.side_to_move();
+        let them = !us;
+        let Some(kind) = pos.moved_kind(mv) else {
+            return false;
+        };
+        let kind = if mv.is_promotion() {
+            kind.promote()
+        } else {
+            kind
+        };
+        let to = mv.to();
+        let mut occupied = pos.occupied().with(to);
+        if let Some(from) = mv.from() {
+            occupied = occupied.without(from);
+        }
+        // A piece of ours on `to` attacks their king exactly when a piece of theirs on the
+        // king's square would attack `to`.
+        if !attacks(them, kind, pos.king_square(them), occupied).contains(to) {
+            return false;
+        }
+        if mv.is_drop() {
+            pos.attackers_to(to, them, occupied).is_empty()
+                || !pos.attackers_to(to, us, occupied).is_empty()
+        } else {
+            see(pos, mv) >= 0
+        }
     }
 
     fn build(
@@ -116,6 +156,7 @@ impl MovePicker {
             bad_next: 0,
             killer_index: 0,
             continuation: [None; 2],
+            quiet_checks: false,
         }
     }
 
@@ -180,10 +221,12 @@ impl MovePicker {
                         }
                     }
                     None => {
-                        self.stage = if self.quiescence {
-                            Stage::BadNoisy
-                        } else {
+                        self.stage = if !self.quiescence {
                             Stage::Killers
+                        } else if self.quiet_checks {
+                            Stage::GenerateChecks
+                        } else {
+                            Stage::BadNoisy
                         };
                     }
                 },
@@ -241,6 +284,23 @@ impl MovePicker {
                     }
                     self.stage = Stage::Done;
                 }
+                Stage::GenerateChecks => {
+                    let mut all = MoveList::new();
+                    pos.generate_legal(&mut all);
+                    self.list.clear();
+                    for &mv in all.iter() {
+                        if !is_noisy(pos, mv) && Self::is_safe_quiet_check(pos, mv) {
+                            self.scores[self.list.len()] = td.history(pos.side_to_move(), mv);
+                            self.list.push(mv);
+                        }
+                    }
+                    self.next = 0;
+                    self.stage = Stage::QuietChecks;
+                }
+                Stage::QuietChecks => match self.take_best() {
+                    Some((mv, _)) => return Some(mv),
+                    None => self.stage = Stage::BadNoisy,
+                },
                 Stage::GenerateEvasions => {
                     self.list.clear();
                     pos.generate_evasions(&mut self.list);
@@ -298,7 +358,7 @@ mod tests {
                 assert_eq!(seen, want, "{sfen}");
             }
             // Quiescence: only noisy moves (or evasions in check).
-            let mut picker = MovePicker::quiescence(&pos, None);
+            let mut picker = MovePicker::quiescence(&pos, None, false);
             while let Some(mv) = picker.next(&pos, &td) {
                 assert!(pos.in_check() || is_noisy(&pos, mv));
             }

@@ -264,7 +264,15 @@ impl<'a> Worker<'a> {
         line.extend_from_slice(&tail[0]);
     }
 
-    fn quiescence(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// `qs_ply` counts plies inside quiescence; quiet checks are tried at its first ply.
+    fn quiescence(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qs_ply: usize,
+    ) -> i32 {
         self.td.nodes += 1;
         self.check_limits();
         self.td.seldepth = self.td.seldepth.max(ply);
@@ -300,7 +308,7 @@ impl<'a> Worker<'a> {
             best = eval;
             eval
         };
-        let mut picker = MovePicker::quiescence(pos, tt_entry.and_then(|e| e.mv));
+        let mut picker = MovePicker::quiescence(pos, tt_entry.and_then(|e| e.mv), qs_ply == 0);
         let mut best_move = None;
         let mut moves = 0;
         while let Some(mv) = picker.next(pos, &self.td) {
@@ -313,12 +321,13 @@ impl<'a> Worker<'a> {
                 let gain = pos
                     .captured_piece(mv)
                     .map_or(0, |p| crate::weights::capture_gain(p.kind));
-                if stand_pat + gain + 250 < alpha && !mv.is_promotion() {
+                let quiet_check = !pos.is_capture(mv) && !mv.is_promotion();
+                if stand_pat + gain + 250 < alpha && !mv.is_promotion() && !quiet_check {
                     continue;
                 }
             }
             let child = pos.played(mv);
-            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qs_ply + 1);
             if self.control.stopped() {
                 return 0;
             }
@@ -358,7 +367,7 @@ impl<'a> Worker<'a> {
         let pv_node = PV;
         // 1. Horizon: resolve captures first.
         if depth <= 0 {
-            return self.quiescence(pos, alpha, beta, ply);
+            return self.quiescence(pos, alpha, beta, ply, 0);
         }
         self.td.nodes += 1;
         self.check_limits();

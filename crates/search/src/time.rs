@@ -48,9 +48,10 @@ impl TimeBudget {
             return TimeBudget::UNLIMITED;
         }
         if let Some(t) = limits.movetime {
+            // A fixed time per move is spent whole: nothing is saved for later.
             let t = t.saturating_sub(overhead).max(Duration::from_millis(1));
             return TimeBudget {
-                soft: Some(t),
+                soft: None,
                 hard: Some(t),
             };
         }

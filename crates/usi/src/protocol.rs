@@ -416,9 +416,6 @@ pub enum EngineMessage {
 impl fmt::Display for Info {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("info")?;
-        if let Some(text) = &self.string {
-            return write!(f, " string {text}");
-        }
         let numbers = [
             ("depth", self.depth.map(u64::from)),
             ("seldepth", self.seldepth.map(u64::from)),
@@ -455,6 +452,10 @@ impl fmt::Display for Info {
             for mv in &self.pv {
                 write!(f, " {mv}")?;
             }
+        }
+        // `string` runs to the end of the line, so it comes last.
+        if let Some(text) = &self.string {
+            write!(f, " string {text}")?;
         }
         Ok(())
     }
@@ -524,7 +525,10 @@ impl FromStr for Info {
                     break;
                 }
                 "string" => {
-                    info.string = Some(words[i + 1..].join(" "));
+                    // The rest of the line, exactly as sent (found by fuzzing: joining the
+                    // words changed unusual white space).
+                    let offset = w.as_ptr() as usize - text.as_ptr() as usize + w.len();
+                    info.string = Some(text[offset..].trim_start().to_string());
                     break;
                 }
                 _ => {}
@@ -635,19 +639,43 @@ impl FromStr for EngineMessage {
                         .ok_or_else(|| ParseMessageError(format!("option {name}: bad {key}")))
                 };
                 let kind = match words.first() {
-                    Some(&"check") => OptionKind::Check(field("default") == Some("true")),
+                    Some(&"check") => OptionKind::Check(match field("default") {
+                        Some("true") => true,
+                        Some("false") => false,
+                        _ => {
+                            return err(format!(
+                                "option {name}: check without true or false default"
+                            ))
+                        }
+                    }),
                     Some(&"spin") => OptionKind::Spin {
                         default: number("default")?,
                         min: number("min")?,
                         max: number("max")?,
                     },
                     Some(&"combo") => OptionKind::Combo {
-                        default: field("default").unwrap_or("").to_string(),
-                        vars: words
-                            .windows(2)
-                            .filter(|w| w[0] == "var")
-                            .map(|w| w[1].to_string())
-                            .collect(),
+                        // Found by fuzzing: a combo without a default must not read as one
+                        // whose default is empty (it would print as something else).
+                        default: field("default")
+                            .filter(|d| *d != "var")
+                            .ok_or_else(|| {
+                                ParseMessageError(format!("option {name}: combo without a default"))
+                            })?
+                            .to_string(),
+                        vars: {
+                            // Each `var` takes the next word as its value, even `var`.
+                            let mut vars = Vec::new();
+                            let mut i = 0;
+                            while i + 1 < words.len() {
+                                if words[i] == "var" {
+                                    vars.push(words[i + 1].to_string());
+                                    i += 2;
+                                } else {
+                                    i += 1;
+                                }
+                            }
+                            vars
+                        },
                     },
                     Some(&"string") => OptionKind::String(
                         spec.split_once("default")
