@@ -170,6 +170,16 @@ struct Worker<'a> {
     static_evals: [i32; MAX_PLY + 2],
 }
 
+/// Whether a stored score with this bound settles the node for the window (alpha, beta).
+#[inline]
+fn bound_cuts(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    }
+}
+
 /// Late-move reduction table by depth and move number.
 fn reduction(depth: i32, move_number: usize) -> i32 {
     if depth < 3 || move_number < 3 {
@@ -287,12 +297,7 @@ impl<'a> Worker<'a> {
         let tt_entry = self.tt.probe(pos.key());
         if let Some(e) = tt_entry {
             let score = from_tt(e.score, ply);
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if cut {
+            if bound_cuts(e.bound, score, alpha, beta) {
                 return score;
             }
         }
@@ -401,15 +406,8 @@ impl<'a> Worker<'a> {
         let tt_move = tt_entry.and_then(|e| e.mv);
         if let Some(e) = tt_entry {
             let score = from_tt(e.score, ply);
-            if !pv_node && e.depth >= depth {
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if cut {
-                    return score;
-                }
+            if !pv_node && e.depth >= depth && bound_cuts(e.bound, score, alpha, beta) {
+                return score;
             }
         }
 
