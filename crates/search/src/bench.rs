@@ -1,7 +1,9 @@
 //! `gogo bench`: a fixed list of positions searched to a fixed depth. At one thread the node
 //! count is deterministic: a signature of the search that changes only when the search does.
 
-use crate::search::search_depth;
+use crate::search::{search, History, SearchControl, SearchJob, SearchOptions};
+use crate::thread::ThreadData;
+use crate::time::SearchLimits;
 use crate::tt::TranspositionTable;
 use gogo_rules::Position;
 use std::time::{Duration, Instant};
@@ -57,10 +59,11 @@ pub struct BenchResult {
     pub elapsed: Duration,
 }
 
-/// Searches every bench position to `depth` with a fresh table of `hash_mb` MiB, one thread;
-/// `each` is told each position's node count.
+/// Searches every bench position to `depth` with `threads` threads and a fresh table of
+/// `hash_mb` MiB; `each` is told each position's node count. Deterministic at one thread.
 pub fn run(
     depth: i32,
+    threads: usize,
     hash_mb: usize,
     each: &mut dyn FnMut(usize, &str, u64),
 ) -> Result<BenchResult, String> {
@@ -70,7 +73,20 @@ pub fn run(
     for (i, sfen) in POSITIONS.iter().enumerate() {
         let pos = Position::from_sfen(sfen).map_err(|e| format!("bench position {sfen}: {e}"))?;
         tt.clear();
-        let result = search_depth(&pos, depth, &tt);
+        let job = SearchJob {
+            root: pos.clone(),
+            history: History::from_positions(std::slice::from_ref(&pos)),
+            limits: SearchLimits {
+                depth: Some(depth),
+                ..Default::default()
+            },
+            options: SearchOptions {
+                threads: threads.max(1),
+                ..Default::default()
+            },
+        };
+        let mut tds = vec![ThreadData::new(0)];
+        let result = search(&job, &tt, &SearchControl::new(false), &mut tds, &|_| {});
         each(i, sfen, result.nodes);
         nodes += result.nodes;
     }

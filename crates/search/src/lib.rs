@@ -19,8 +19,7 @@ pub mod value;
 pub mod weights;
 
 pub use search::{
-    search, search_depth, History, SearchControl, SearchInfo, SearchJob, SearchOptions,
-    SearchResult,
+    search, History, SearchControl, SearchInfo, SearchJob, SearchOptions, SearchResult,
 };
 pub use thread::ThreadData;
 pub use time::{SearchLimits, TimeBudget};

@@ -984,20 +984,3 @@ pub fn search(
         nodes: total,
     }
 }
-
-/// A convenience for tests and the bench: a fixed-depth single-thread search of a position
-/// with no game history.
-pub fn search_depth(pos: &Position, depth: i32, tt: &TranspositionTable) -> SearchResult {
-    let job = SearchJob {
-        root: pos.clone(),
-        history: History::from_positions(std::slice::from_ref(pos)),
-        limits: SearchLimits {
-            depth: Some(depth),
-            ..Default::default()
-        },
-        options: SearchOptions::default(),
-    };
-    let control = SearchControl::new(false);
-    let mut threads = vec![ThreadData::new(0)];
-    search(&job, tt, &control, &mut threads, &|_| {})
-}

@@ -23,7 +23,7 @@ enum Command {
         /// Depth in plies.
         #[arg(long, default_value_t = 9)]
         depth: i32,
-        /// Search threads (the node count is deterministic only with one).
+        /// Search threads (the node count is a deterministic signature only with one).
         #[arg(long, default_value_t = 1)]
         threads: usize,
         /// Hash table size in MiB.
@@ -58,11 +58,7 @@ fn main() -> ExitCode {
             threads,
             hash,
         }) => {
-            if threads != 1 {
-                eprintln!("gogo bench: only --threads 1 is supported for now");
-                return ExitCode::from(2);
-            }
-            let result = gogo_search::bench::run(depth, hash, &mut |i, sfen, nodes| {
+            let result = gogo_search::bench::run(depth, threads, hash, &mut |i, sfen, nodes| {
                 eprintln!("position {:>2} {sfen}: {nodes}", i + 1);
             });
             match result {
