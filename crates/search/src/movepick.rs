@@ -160,11 +160,6 @@ impl MovePicker {
         }
     }
 
-    /// The current stage.
-    pub fn stage(&self) -> Stage {
-        self.stage
-    }
-
     fn take_best(&mut self) -> Option<(Move, i32)> {
         let n = self.list.len();
         if self.next >= n {

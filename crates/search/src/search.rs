@@ -567,9 +567,8 @@ impl<'a> Worker<'a> {
                             for &(q, _) in &quiets_tried {
                                 self.td.update_history(side, q, -bonus);
                             }
-                            let this = pos.moved_kind(mv).map(|k| piece_to(side, k, mv));
                             for from in continuation.iter().flatten() {
-                                if let Some(to) = this {
+                                if let Some(to) = moved_index {
                                     self.td.update_continuation(*from, to, bonus);
                                 }
                                 for &(_, q) in &quiets_tried {
