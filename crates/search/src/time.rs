@@ -13,6 +13,8 @@ pub struct SearchLimits {
     pub increment: [Duration; 2],
     /// Byoyomi per move, once the main time is spent.
     pub byoyomi: Duration,
+    /// Moves until the main time is topped up again (classical controls), if known.
+    pub moves_to_go: Option<u32>,
     /// Exact time for this move.
     pub movetime: Option<Duration>,
     /// Depth limit in plies.
@@ -78,6 +80,12 @@ impl TimeBudget {
             }
             let soft = (from_main + byoyomi).min(hard);
             (soft, hard)
+        } else if let Some(n) = limits.moves_to_go {
+            // Classical control: the clock is topped up after `n` more moves, so the rest
+            // can be shared among them (all of it on the last one).
+            let soft = remaining / n.min(30) + increment * 3 / 4;
+            let hard = (soft * 4).min(available);
+            (soft.min(hard), hard)
         } else if !increment.is_zero() {
             let soft = remaining / 25 + increment * 3 / 4;
             let hard = (remaining / 5 + increment).min(available);
@@ -138,6 +146,27 @@ mod tests {
                 assert!(b.soft.is_none_or(|soft| soft <= hard));
             }
         }
+    }
+
+    #[test]
+    fn moves_to_go_shares_the_clock_and_spends_all_on_the_last_move() {
+        let at = |n| {
+            let limits = SearchLimits {
+                time: [Some(ms(40_000)); 2],
+                moves_to_go: Some(n),
+                ..Default::default()
+            };
+            TimeBudget::new(&limits, Color::Sente, ms(50))
+        };
+        assert_eq!(at(20).soft, Some(ms(2_000)));
+        assert_eq!(at(20).hard, Some(ms(8_000)));
+        assert_eq!(at(1).hard, Some(ms(39_950)));
+        // Without it, sudden death keeps more in reserve.
+        let sudden = SearchLimits {
+            time: [Some(ms(40_000)); 2],
+            ..Default::default()
+        };
+        assert!(TimeBudget::new(&sudden, Color::Sente, ms(50)).hard < at(1).hard);
     }
 
     #[test]

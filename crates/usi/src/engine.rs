@@ -135,8 +135,9 @@ pub struct Engine {
 
 fn parse_bool(value: &str) -> Option<bool> {
     match value.to_ascii_lowercase().as_str() {
-        "true" => Some(true),
-        "false" => Some(false),
+        // USI says true/false; UCI2WB passes XBoard's 1/0 through.
+        "true" | "1" => Some(true),
+        "false" | "0" => Some(false),
         _ => None,
     }
 }
@@ -348,6 +349,7 @@ impl Engine {
             time: [go.btime.map(ms), go.wtime.map(ms)],
             increment: [ms(go.binc.unwrap_or(0)), ms(go.winc.unwrap_or(0))],
             byoyomi: ms(go.byoyomi.unwrap_or(0)),
+            moves_to_go: go.movestogo.map(|n| n.clamp(1, 1000) as u32),
             movetime: go.movetime.map(ms),
             depth: go.depth.map(|d| d.min(127) as i32),
             nodes: go.nodes,

@@ -44,6 +44,9 @@ pub struct GoCommand {
     pub winc: Option<u64>,
     /// `byoyomi`.
     pub byoyomi: Option<u64>,
+    /// `movestogo`: moves until the next time control (UCI's word; UCI2WB sends it for
+    /// XBoard's classical controls).
+    pub movestogo: Option<u64>,
     /// `movetime`.
     pub movetime: Option<u64>,
     /// `depth`.
@@ -137,6 +140,7 @@ impl FromStr for GoCommand {
                 "binc" => go.binc = Some(parse_number(&mut it, word)?),
                 "winc" => go.winc = Some(parse_number(&mut it, word)?),
                 "byoyomi" => go.byoyomi = Some(parse_number(&mut it, word)?),
+                "movestogo" => go.movestogo = Some(parse_number(&mut it, word)?),
                 "movetime" => go.movetime = Some(parse_number(&mut it, word)?),
                 "depth" => go.depth = Some(parse_number(&mut it, word)?),
                 "nodes" => go.nodes = Some(parse_number(&mut it, word)?),
@@ -172,6 +176,7 @@ impl fmt::Display for GoCommand {
             ("binc", self.binc),
             ("winc", self.winc),
             ("byoyomi", self.byoyomi),
+            ("movestogo", self.movestogo),
             ("movetime", self.movetime),
             ("depth", self.depth.map(u64::from)),
             ("nodes", self.nodes),
@@ -712,6 +717,7 @@ mod tests {
             "position sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 5d5c",
             "go ponder btime 1000 wtime 2000 byoyomi 200",
             "go btime 1000 wtime 2000 binc 10 winc 10",
+            "go btime 300000 wtime 300000 movestogo 40",
             "go movetime 500",
             "go depth 5",
             "go nodes 10000",

@@ -308,3 +308,24 @@ fn several_threads_play_legal_moves() {
     e.send("go depth 6");
     e.bestmove_in(&pos, secs(20));
 }
+
+#[test]
+fn what_uci2wb_sends_for_xboard_is_understood() {
+    // UCI2WB (the adapter XBoard uses for USI engines) turns XBoard's `hard`/`easy` into
+    // `USI_Ponder` 1/0 and a classical `level 40 5 0` into `movestogo`.
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("setoption name USI_Ponder value 1");
+    e.send("setoption name USI_Ponder value 0");
+    e.send("usinewgame");
+    e.send("isready");
+    let lines = e.expect("readyok", secs(5)).join("\n");
+    assert!(!lines.contains("error"), "{lines}");
+    e.send("position startpos moves 1e1d");
+    e.send("go btime 20000 wtime 20000 movestogo 40");
+    let (_, lines) = e.bestmove_in(
+        &Position::from_sfen("rbsgk/4p/5/P3R/KGSB1 w - 2").unwrap(),
+        secs(20),
+    );
+    assert!(!lines.join("\n").contains("error"), "{lines:?}");
+}
