@@ -2,7 +2,7 @@
 //! the long-range pieces, and king safety (attackers and drop threats against defenders).
 //! Weights live in [`crate::weights`].
 
-use crate::weights::*;
+use crate::weights::{Weights, WEIGHTS};
 use gogo_rules::attacks::{attacks, king_attacks};
 use gogo_rules::{Bitboard, Color, PieceKind, Position, Square};
 
@@ -15,8 +15,22 @@ fn relative(color: Color, sq: Square) -> usize {
     }
 }
 
+/// Chebyshev distance between two squares (0 to 4).
+#[inline]
+fn distance(a: Square, b: Square) -> usize {
+    let (ar, ac) = (a.index() / 5, a.index() % 5);
+    let (br, bc) = (b.index() / 5, b.index() % 5);
+    ar.abs_diff(br).max(ac.abs_diff(bc))
+}
+
 /// Evaluation from the side to move's point of view, in centipawns.
+#[inline]
 pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(pos, &WEIGHTS)
+}
+
+/// [`evaluate`] with other weights (the tuner's way in).
+pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
     let occupied = pos.occupied();
     let mut score = [0i32; 2];
     // Squares attacked by each side, by its pieces other than the king, and twice.
@@ -34,26 +48,31 @@ pub fn evaluate(pos: &Position) -> i32 {
         let enemy_zone = zones[1 - us];
         for sq in pos.pieces(color) {
             let kind = pos.piece_at(sq).expect("occupied").kind;
-            score[us] += BOARD_VALUE[kind.index()] + PSQT[kind.index()][relative(color, sq)];
+            let k = kind.index();
+            score[us] += w.board_value[k] + w.psqt[k][relative(color, sq)];
+            if kind != PieceKind::King {
+                score[us] += w.own_king_distance[k][distance(sq, kings[us]) - 1];
+            }
+            score[us] += w.enemy_king_distance[k][distance(sq, kings[1 - us]) - 1];
             let reach = attacks(color, kind, sq, occupied);
             attacked[us] |= reach;
             if kind != PieceKind::King {
                 attacked_no_king[us] |= reach;
             }
-            if MOBILITY[kind.index()] != 0 {
-                score[us] += MOBILITY[kind.index()] * (reach & !pos.pieces(color)).count() as i32;
+            if w.mobility[k] != 0 {
+                score[us] += w.mobility[k] * (reach & !pos.pieces(color)).count() as i32;
             }
             let hits = reach & enemy_zone;
             if !hits.is_empty() && kind != PieceKind::King {
                 attackers[1 - us] += 1;
-                attacker_weight[1 - us] += KING_ATTACKER_WEIGHT[kind.index()];
+                attacker_weight[1 - us] += w.king_attacker_weight[k];
                 zone_attacks[1 - us] += hits.count() as i32;
             }
         }
         let hand = pos.hand(color);
         for kind in hand.kinds() {
             let n = hand.count(kind) as i32;
-            score[us] += HAND_VALUE[kind.index()] * n + SECOND_IN_HAND[kind.index()] * (n - 1);
+            score[us] += w.hand_value[kind.index()] * n + w.second_in_hand[kind.index()] * (n - 1);
         }
     }
 
@@ -81,21 +100,21 @@ pub fn evaluate(pos: &Position) -> i32 {
             // king's square would attack s.
             let checks = attacks(color, kind, king, occupied) & empty & !attacked_no_king[us];
             safe_drop_checks += checks.count() as i32;
-            hand_units += KING_HAND_WEIGHT[kind.index()] * enemy_hand.count(kind) as i32;
+            hand_units += w.king_hand_weight[kind.index()] * enemy_hand.count(kind) as i32;
         }
-        let danger = attackers[us] * attacker_weight[us] * KING_DANGER_ATTACKERS
-            + zone_attacks[us] * KING_DANGER_ZONE_ATTACK
-            + weak.count() as i32 * KING_DANGER_WEAK
-            + safe_drop_checks * KING_DANGER_DROP_CHECK
-            + hand_units * KING_DANGER_HAND
-            - defenders.count() as i32 * KING_DANGER_DEFENDER;
+        let danger = attackers[us] * attacker_weight[us] * w.king_danger_attackers
+            + zone_attacks[us] * w.king_danger_zone_attack
+            + weak.count() as i32 * w.king_danger_weak
+            + safe_drop_checks * w.king_danger_drop_check
+            + hand_units * w.king_danger_hand
+            - defenders.count() as i32 * w.king_danger_defender;
         if danger > 0 {
-            score[us] -= (danger * danger / KING_DANGER_DIVISOR).min(KING_DANGER_MAX);
+            score[us] -= (danger * danger / w.king_danger_divisor).min(w.king_danger_max);
         }
     }
 
     let side = pos.side_to_move().index();
-    score[side] - score[1 - side] + TEMPO
+    score[side] - score[1 - side] + w.tempo
 }
 
 #[cfg(test)]
@@ -105,7 +124,7 @@ mod tests {
     #[test]
     fn start_position_is_balanced_and_symmetric() {
         let pos = Position::startpos();
-        assert_eq!(evaluate(&pos), TEMPO);
+        assert_eq!(evaluate(&pos), WEIGHTS.tempo);
         // The mirror image (colours swapped, board rotated) scores the same for the mover.
         let a = Position::from_sfen("k4/5/5/5/2G1K b P 1").unwrap();
         let b = Position::from_sfen("k1g2/5/5/5/4K w p 1").unwrap();
