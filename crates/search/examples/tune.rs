@@ -206,7 +206,7 @@ fn main() -> ExitCode {
     );
 
     // 3. Quiet positions: the end of each capture sequence under the starting weights.
-    let samples: Vec<Sample> = raw
+    let all: Vec<Sample> = raw
         .iter()
         .map(|(pos, result, score)| {
             let target = match score {
@@ -217,12 +217,23 @@ fn main() -> ExitCode {
             Sample { pos: leaf, target }
         })
         .collect();
+    // Every tenth position is held out: its error shows whether the fit generalises.
+    let (held_out, samples): (Vec<Sample>, Vec<Sample>) = {
+        let mut n = 0;
+        all.into_iter().partition(|_| {
+            n += 1;
+            n % 10 == 0
+        })
+    };
 
     // 4. The scale of our own evaluation, fitted once with the starting weights.
     let k = fit_scale(10.0, 3000.0, |k| error(&samples, &WEIGHTS, k, args.threads));
     let mut best = WEIGHTS.clone();
     let mut best_error = error(&samples, &best, k, args.threads);
-    eprintln!("K = {k:.1}, starting error {best_error:.6}");
+    eprintln!(
+        "K = {k:.1}, starting error {best_error:.6}, held out {:.6}",
+        error(&held_out, &best, k, args.threads)
+    );
 
     // 5. Local search: one weight at a time, a step up or down while the error falls; the
     //    step halves when a whole pass finds nothing.
@@ -243,7 +254,11 @@ fn main() -> ExitCode {
                 }
             }
         }
-        eprintln!("pass {pass}: step {step}, {improved} weights changed, error {best_error:.6}");
+        let check = error(&held_out, &best, k, args.threads);
+        eprintln!(
+            "pass {pass}: step {step}, {improved} weights changed, error {best_error:.6}, \
+             held out {check:.6}"
+        );
         if improved == 0 {
             if step == 1 {
                 break;
@@ -251,9 +266,10 @@ fn main() -> ExitCode {
             step /= 2;
         }
         let header = format!(
-            "Tuned by scripts/tune.sh: {} positions, lambda {}, K {k:.1}, error {best_error:.6}\n\
-             (pass {pass}). Regenerate rather than edit by hand.",
+            "Tuned by scripts/tune.sh: {} positions ({} held out), lambda {}, K {k:.1},\n\
+             error {best_error:.6}, held out {check:.6} (pass {pass}). Regenerate, do not edit.",
             samples.len(),
+            held_out.len(),
             args.lambda
         );
         if let Err(e) = std::fs::write(&args.out, best.to_rust(&header)) {
