@@ -29,3 +29,31 @@ need_shogiops() {
       && npm install -q shogiops >&2)
   fi
 }
+
+# Debian xboard and the USI adapter uci2wb (and, with `headless`, Xvfb and ImageMagick for
+# runs without a display); sets XBOARD and UCI2WB to their paths.
+need_xboard() {
+  local missing=()
+  command -v xboard >/dev/null || [ -x /usr/games/xboard ] || missing+=(xboard)
+  command -v uci2wb >/dev/null || [ -x /usr/games/uci2wb ] || missing+=(uci2wb)
+  if [ "${1:-}" = headless ]; then
+    command -v xvfb-run >/dev/null || missing+=(xvfb xauth)
+    command -v import >/dev/null || missing+=(imagemagick)
+    command -v xdotool >/dev/null || missing+=(xdotool)
+  fi
+  [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
+  XBOARD=$(command -v xboard || echo /usr/games/xboard)
+  UCI2WB=$(command -v uci2wb || echo /usr/games/uci2wb)
+  export XBOARD UCI2WB
+}
+
+# What XBoard needs to play minishogi (it has no built-in start position for a 5x5 shogi
+# board): shogi on 5x5 with 5 holdings, the piece table that gives holdings for P S G B R
+# (the one GNU Minishogi announces), and the start position, written to target/xboard/.
+xboard_minishogi_args() {
+  mkdir -p target/xboard
+  echo "rbsgk/4p/5/P4/KGSBR[-] w 0 1" > target/xboard/minishogi.fen
+  XBOARD_MINISHOGI=(-variant shogi -boardWidth 5 -boardHeight 5 -holdingsSize 5
+    -pieceToCharTable "P.BR.S...G.+.++.+Kp.br.s...g.+.++.+k"
+    -lpf "$PWD/target/xboard/minishogi.fen")
+}
