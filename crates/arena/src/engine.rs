@@ -102,6 +102,8 @@ pub struct Answer {
     pub bestmove: String,
     /// The last `info` with a score, if any.
     pub last_info: Option<Info>,
+    /// The move it expects in reply (`bestmove .. ponder <move>`), unchecked.
+    pub ponder: Option<String>,
 }
 
 /// A running engine.
@@ -212,6 +214,14 @@ impl Engine {
         !matches!(self.child.try_wait(), Ok(None))
     }
 
+    /// Whether the arena should let this engine ponder: it was given `USI_Ponder` true.
+    pub fn ponders(&self) -> bool {
+        self.spec
+            .options
+            .iter()
+            .any(|(n, v)| n.eq_ignore_ascii_case("USI_Ponder") && v.eq_ignore_ascii_case("true"))
+    }
+
     /// Sends `position` and `go`, then waits until `deadline` for `bestmove`.
     pub fn think(
         &mut self,
@@ -221,17 +231,27 @@ impl Engine {
     ) -> Result<Answer, EngineFailure> {
         self.send(position)?;
         self.send(go)?;
+        self.wait_bestmove(deadline)
+    }
+
+    /// Waits until `deadline` for `bestmove` (after `go`, `ponderhit` or `stop`).
+    pub fn wait_bestmove(&mut self, deadline: Instant) -> Result<Answer, EngineFailure> {
         let mut last_info = None;
         loop {
             let line = self.recv(deadline)?;
             if line.starts_with("bestmove") {
                 return match line.parse::<EngineMessage>() {
                     Ok(EngineMessage::BestMove { .. }) | Err(_) => {
-                        let word = line.split_whitespace().nth(1).map(str::to_string);
-                        match word {
+                        let words: Vec<&str> = line.split_whitespace().collect();
+                        let ponder = match words.get(2..4) {
+                            Some(["ponder", m]) => Some(m.to_string()),
+                            _ => None,
+                        };
+                        match words.get(1) {
                             Some(w) => Ok(Answer {
-                                bestmove: w,
+                                bestmove: w.to_string(),
                                 last_info,
+                                ponder,
                             }),
                             None => Err(EngineFailure::Malformed(line)),
                         }

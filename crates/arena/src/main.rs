@@ -239,6 +239,23 @@ fn main() -> ExitCode {
             "Faults of {}: {} time forfeits, {} illegal moves, {} malformed lines, {} crashes",
             spec.name, faults[0], faults[1], faults[2], faults[3]
         );
+        // Pondering, for engines that ponder: how often the guess was right, and the
+        // longest wait for `bestmove` after `stop` when it was not.
+        let (mut hits, mut misses, mut max_stop) = (0, 0, 0);
+        for g in &summary.games {
+            let colour = if g.sente_engine == k { 0 } else { 1 };
+            let p = g.record.ponder[colour];
+            hits += p.hits;
+            misses += p.misses;
+            max_stop = max_stop.max(p.max_stop_ms);
+        }
+        if hits + misses > 0 {
+            let _ = writeln!(
+                out,
+                "Pondering of {}: {hits} ponderhits, {misses} misses (stop answered within {max_stop} ms)",
+                spec.name
+            );
+        }
     }
     if let Some((decision, llr)) = summary.sprt {
         let (lo, hi) = cli.sprt.expect("sprt given").bounds();

@@ -172,6 +172,19 @@ pub struct GameRecord {
     pub times_ms: Vec<u64>,
     /// How it ended.
     pub termination: Termination,
+    /// Pondering of each side (Sente first), for engines that ponder.
+    pub ponder: [PonderRecord; 2],
+}
+
+/// How pondering went for one side in a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PonderRecord {
+    /// The opponent played the expected move: `ponderhit`.
+    pub hits: u32,
+    /// It did not: `stop`, then a normal search.
+    pub misses: u32,
+    /// The longest wait for `bestmove` after `stop` on a miss, in milliseconds.
+    pub max_stop_ms: u64,
 }
 
 /// The position command for the game so far.
@@ -200,12 +213,69 @@ fn centipawns(score: InfoScore) -> i32 {
     }
 }
 
+/// The `go` command for side `i` and the longest it may think (before the tolerance).
+fn go_command(
+    settings: &GameSettings,
+    clocks: &[Duration; 2],
+    byoyomi: Duration,
+    increment: Duration,
+    i: usize,
+) -> (String, Duration) {
+    let ms = |d: Duration| d.as_millis() as u64;
+    match settings.time_control {
+        TimeControl::Byoyomi { .. } => (
+            format!(
+                "go btime {} wtime {} byoyomi {}",
+                ms(clocks[0]),
+                ms(clocks[1]),
+                ms(byoyomi)
+            ),
+            clocks[i] + byoyomi,
+        ),
+        TimeControl::Fischer { .. } => (
+            format!(
+                "go btime {} wtime {} binc {} winc {}",
+                ms(clocks[0]),
+                ms(clocks[1]),
+                ms(increment),
+                ms(increment)
+            ),
+            clocks[i],
+        ),
+        TimeControl::MoveTime(t) => (format!("go movetime {}", ms(t)), t),
+        TimeControl::Nodes(n) => (format!("go nodes {n}"), settings.max_think),
+        TimeControl::Depth(d) => (format!("go depth {d}"), settings.max_think),
+    }
+}
+
+/// How long an engine may take to answer `stop` with `bestmove` before it counts as hung.
+const STOP_GRACE: Duration = Duration::from_secs(1);
+
 /// Plays a game: `engines[0]` is Sente, `engines[1]` Gote. A dead engine is restarted by
-/// the caller afterwards.
+/// the caller afterwards. An engine given `USI_Ponder` true ponders on the move it expects
+/// (`go ponder`), then gets `ponderhit` or `stop` as a GUI would send them.
 pub fn play_game(engines: [&mut Engine; 2], game: Game, settings: &GameSettings) -> GameRecord {
     let [sente, gote] = engines;
     let mut engines = [sente, gote];
+    let mut pondering: [Option<String>; 2] = [None, None];
+    let record = play_moves(&mut engines, &mut pondering, game, settings);
+    // A search still pondering when the game ended is stopped, so the next game starts clean.
+    for (engine, ponder) in engines.iter_mut().zip(&pondering) {
+        if ponder.is_some() && engine.send("stop").is_ok() {
+            let _ = engine.wait_bestmove(Instant::now() + STOP_GRACE + settings.tolerance);
+        }
+    }
+    record
+}
+
+fn play_moves(
+    engines: &mut [&mut Engine; 2],
+    pondering: &mut [Option<String>; 2],
+    game: Game,
+    settings: &GameSettings,
+) -> GameRecord {
     let mut game = game;
+    let mut ponder = [PonderRecord::default(); 2];
     let opening_moves = game.moves().len();
     let mut times_ms = Vec::new();
     let (mut clocks, increment, byoyomi) = match settings.time_control {
@@ -218,59 +288,74 @@ pub fn play_game(engines: [&mut Engine; 2], game: Game, settings: &GameSettings)
     for engine in engines.iter_mut() {
         let _ = engine.send("usinewgame");
     }
-    let finish = |game: &Game, times_ms: Vec<u64>, termination: Termination| GameRecord {
+    let finish_with = |game: &Game, times_ms, termination, ponder| GameRecord {
         start: game.start().clone(),
         opening_moves,
         moves: game.moves().iter().map(|m| m.to_string()).collect(),
         times_ms,
         termination,
+        ponder,
     };
+    macro_rules! finish {
+        ($game:expr, $times:expr, $termination:expr $(,)?) => {
+            finish_with($game, $times, $termination, ponder)
+        };
+    }
     loop {
         if let Some(outcome) = game.outcome() {
-            return finish(&game, times_ms, Termination::Rules(outcome));
+            return finish!(&game, times_ms, Termination::Rules(outcome));
         }
         let side = game.position().side_to_move();
         let i = side.index();
-        let ms = |d: Duration| d.as_millis() as u64;
-        let (go, allowed) = match settings.time_control {
-            TimeControl::Byoyomi { .. } => (
-                format!(
-                    "go btime {} wtime {} byoyomi {}",
-                    ms(clocks[0]),
-                    ms(clocks[1]),
-                    ms(byoyomi)
-                ),
-                clocks[i] + byoyomi,
-            ),
-            TimeControl::Fischer { .. } => (
-                format!(
-                    "go btime {} wtime {} binc {} winc {}",
-                    ms(clocks[0]),
-                    ms(clocks[1]),
-                    ms(increment),
-                    ms(increment)
-                ),
-                clocks[i],
-            ),
-            TimeControl::MoveTime(t) => (format!("go movetime {}", ms(t)), t),
-            TimeControl::Nodes(n) => (format!("go nodes {n}"), settings.max_think),
-            TimeControl::Depth(d) => (format!("go depth {d}"), settings.max_think),
+        let (go, allowed) = go_command(settings, &clocks, byoyomi, increment, i);
+        let mut started = Instant::now();
+        let answer = match pondering[i].take() {
+            Some(expected)
+                if game.moves().last().map(|m| m.to_string()).as_ref() == Some(&expected) =>
+            {
+                // The clock starts with ponderhit; the search goes on from where it was.
+                ponder[i].hits += 1;
+                started = Instant::now();
+                let deadline = started + allowed + settings.tolerance;
+                engines[i]
+                    .send("ponderhit")
+                    .and_then(|_| engines[i].wait_bestmove(deadline))
+            }
+            other => {
+                if other.is_some() {
+                    ponder[i].misses += 1;
+                    let asked = Instant::now();
+                    let stopped = engines[i].send("stop").and_then(|_| {
+                        engines[i].wait_bestmove(asked + STOP_GRACE + settings.tolerance)
+                    });
+                    let waited = asked.elapsed().as_millis() as u64;
+                    ponder[i].max_stop_ms = ponder[i].max_stop_ms.max(waited);
+                    if let Err(failure) = stopped {
+                        let termination = match failure {
+                            EngineFailure::Timeout => Termination::TimeForfeit(side),
+                            EngineFailure::Malformed(line) => Termination::Malformed(side, line),
+                            _ => Termination::Crash(side),
+                        };
+                        return finish!(&game, times_ms, termination);
+                    }
+                    started = Instant::now();
+                }
+                let deadline = started + allowed + settings.tolerance;
+                engines[i].think(&position_command(&game), &go, deadline)
+            }
         };
-        let started = Instant::now();
-        let deadline = started + allowed + settings.tolerance;
-        let answer = engines[i].think(&position_command(&game), &go, deadline);
         let elapsed = started.elapsed();
         let answer = match answer {
             Ok(a) => a,
             Err(EngineFailure::Timeout) => {
                 let _ = engines[i].send("stop");
-                return finish(&game, times_ms, Termination::TimeForfeit(side));
+                return finish!(&game, times_ms, Termination::TimeForfeit(side));
             }
             Err(EngineFailure::Malformed(line)) => {
-                return finish(&game, times_ms, Termination::Malformed(side, line))
+                return finish!(&game, times_ms, Termination::Malformed(side, line))
             }
             Err(EngineFailure::Crashed) | Err(EngineFailure::Io(_)) => {
-                return finish(&game, times_ms, Termination::Crash(side))
+                return finish!(&game, times_ms, Termination::Crash(side))
             }
         };
         times_ms.push(elapsed.as_millis() as u64);
@@ -278,41 +363,63 @@ pub fn play_game(engines: [&mut Engine; 2], game: Game, settings: &GameSettings)
         match settings.time_control {
             TimeControl::Byoyomi { .. } => {
                 if elapsed > clocks[i] + byoyomi + settings.tolerance {
-                    return finish(&game, times_ms, Termination::TimeForfeit(side));
+                    return finish!(&game, times_ms, Termination::TimeForfeit(side));
                 }
                 clocks[i] = clocks[i].saturating_sub(elapsed);
             }
             TimeControl::Fischer { .. } => {
                 if elapsed > clocks[i] + settings.tolerance {
-                    return finish(&game, times_ms, Termination::TimeForfeit(side));
+                    return finish!(&game, times_ms, Termination::TimeForfeit(side));
                 }
                 clocks[i] = clocks[i].saturating_sub(elapsed) + increment;
             }
             TimeControl::MoveTime(t) => {
                 if elapsed > t + settings.tolerance {
-                    return finish(&game, times_ms, Termination::TimeForfeit(side));
+                    return finish!(&game, times_ms, Termination::TimeForfeit(side));
                 }
             }
             TimeControl::Nodes(_) | TimeControl::Depth(_) => {}
         }
         if answer.bestmove == "resign" {
-            return finish(&game, times_ms, Termination::Resign(side));
+            return finish!(&game, times_ms, Termination::Resign(side));
         }
         match game.play_usi(&answer.bestmove) {
             Ok(_) => {}
             Err(GameError::Move(MoveError::Parse(_))) => {
-                return finish(
+                return finish!(
                     &game,
                     times_ms,
                     Termination::Malformed(side, answer.bestmove),
                 )
             }
             Err(_) => {
-                return finish(
+                return finish!(
                     &game,
                     times_ms,
                     Termination::IllegalMove(side, answer.bestmove),
                 )
+            }
+        }
+        // Pondering on the reply the mover expects, if it ponders and the game goes on.
+        if let Some(expected) = answer.ponder.as_deref() {
+            let legal = game.position().parse_move(expected).is_ok();
+            if engines[i].ponders() && legal && game.outcome().is_none() {
+                let mut line = position_command(&game);
+                line.push_str(if game.moves().is_empty() {
+                    " moves "
+                } else {
+                    " "
+                });
+                line.push_str(expected);
+                let (go, _) = go_command(settings, &clocks, byoyomi, increment, i);
+                let go = go.replacen("go", "go ponder", 1);
+                if engines[i]
+                    .send(&line)
+                    .and_then(|_| engines[i].send(&go))
+                    .is_ok()
+                {
+                    pondering[i] = Some(expected.to_string());
+                }
             }
         }
         // Adjudication: the mover's score, converted to Sente's point of view.
@@ -347,7 +454,7 @@ pub fn play_game(engines: [&mut Engine; 2], game: Game, settings: &GameSettings)
                 } else {
                     Color::Gote
                 };
-                return finish(&game, times_ms, Termination::Adjudicated(winner));
+                return finish!(&game, times_ms, Termination::Adjudicated(winner));
             }
         }
     }

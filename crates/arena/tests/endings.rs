@@ -349,3 +349,42 @@ fn a_short_real_match_between_two_gogo_engines() {
     }
     assert!(stdout.contains("Endings: "), "{stdout}");
 }
+
+#[test]
+fn an_engine_given_usi_ponder_ponders_and_answers_stop() {
+    // gogo with USI_Ponder ponders on its expected reply; the arena sends ponderhit when the
+    // opponent plays it and stop when not, and counts both.
+    let gogo = env!("CARGO_BIN_EXE_gogo-arena").replace("gogo-arena", "gogo");
+    let output = Command::new(env!("CARGO_BIN_EXE_gogo-arena"))
+        .args([
+            "--engine",
+            &format!("name=ponderer,cmd={gogo},option.USI_Ponder=true"),
+            "--engine",
+            &format!("name=plain,cmd={gogo}"),
+        ])
+        .args(["--games", "2", "--tc", "byoyomi=40", "--max-plies", "40"])
+        .args(["--tolerance", "300"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("Pondering of ponderer: "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let numbers: Vec<u64> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    let (hits, misses, stop_ms) = (numbers[0], numbers[1], numbers[2]);
+    // Every game gives the ponderer a few replies to guess.
+    assert!(hits + misses >= 4, "{line}");
+    assert!(stop_ms < 1000, "{line}");
+    assert!(!stdout.contains("Pondering of plain"), "{stdout}");
+    for name in ["ponderer", "plain"] {
+        let clean = format!(
+            "Faults of {name}: 0 time forfeits, 0 illegal moves, 0 malformed lines, 0 crashes"
+        );
+        assert!(stdout.contains(&clean), "{stdout}");
+    }
+}
