@@ -2,7 +2,7 @@
 //! rules crate.
 
 use crate::engine::{Engine, EngineFailure};
-use gogo_rules::{Color, Game, GameError, MoveError, Outcome, Position, RuleSet};
+use gogo_rules::{Color, Game, GameError, Move, MoveError, Outcome, Position, RuleSet};
 use gogo_usi::protocol::InfoScore;
 use std::time::{Duration, Instant};
 
@@ -213,19 +213,22 @@ fn centipawns(score: InfoScore) -> i32 {
     }
 }
 
-/// The `go` command for side `i` and the longest it may think (before the tolerance).
+/// The `go` command (`go ponder` with `ponder`) for side `i`, and the longest it may think
+/// (before the tolerance).
 fn go_command(
     settings: &GameSettings,
     clocks: &[Duration; 2],
     byoyomi: Duration,
     increment: Duration,
     i: usize,
+    ponder: bool,
 ) -> (String, Duration) {
     let ms = |d: Duration| d.as_millis() as u64;
+    let go = if ponder { "go ponder" } else { "go" };
     match settings.time_control {
         TimeControl::Byoyomi { .. } => (
             format!(
-                "go btime {} wtime {} byoyomi {}",
+                "{go} btime {} wtime {} byoyomi {}",
                 ms(clocks[0]),
                 ms(clocks[1]),
                 ms(byoyomi)
@@ -234,7 +237,7 @@ fn go_command(
         ),
         TimeControl::Fischer { .. } => (
             format!(
-                "go btime {} wtime {} binc {} winc {}",
+                "{go} btime {} wtime {} binc {} winc {}",
                 ms(clocks[0]),
                 ms(clocks[1]),
                 ms(increment),
@@ -242,14 +245,31 @@ fn go_command(
             ),
             clocks[i],
         ),
-        TimeControl::MoveTime(t) => (format!("go movetime {}", ms(t)), t),
-        TimeControl::Nodes(n) => (format!("go nodes {n}"), settings.max_think),
-        TimeControl::Depth(d) => (format!("go depth {d}"), settings.max_think),
+        TimeControl::MoveTime(t) => (format!("{go} movetime {}", ms(t)), t),
+        TimeControl::Nodes(n) => (format!("{go} nodes {n}"), settings.max_think),
+        TimeControl::Depth(d) => (format!("{go} depth {d}"), settings.max_think),
     }
 }
 
 /// How long an engine may take to answer `stop` with `bestmove` before it counts as hung.
 const STOP_GRACE: Duration = Duration::from_secs(1);
+
+/// What a failure to answer costs the side to move.
+fn failure_termination(failure: EngineFailure, side: Color) -> Termination {
+    match failure {
+        EngineFailure::Timeout => Termination::TimeForfeit(side),
+        EngineFailure::Malformed(line) => Termination::Malformed(side, line),
+        EngineFailure::Crashed | EngineFailure::Io(_) => Termination::Crash(side),
+    }
+}
+
+/// A game in progress: what the record keeps, and the move each engine ponders on.
+struct Progress {
+    game: Game,
+    times_ms: Vec<u64>,
+    ponder: [PonderRecord; 2],
+    pondering: [Option<Move>; 2],
+}
 
 /// Plays a game: `engines[0]` is Sente, `engines[1]` Gote. A dead engine is restarted by
 /// the caller afterwards. An engine given `USI_Ponder` true ponders on the move it expects
@@ -257,27 +277,48 @@ const STOP_GRACE: Duration = Duration::from_secs(1);
 pub fn play_game(engines: [&mut Engine; 2], game: Game, settings: &GameSettings) -> GameRecord {
     let [sente, gote] = engines;
     let mut engines = [sente, gote];
-    let mut pondering: [Option<String>; 2] = [None, None];
-    let record = play_moves(&mut engines, &mut pondering, game, settings);
+    let opening_moves = game.moves().len();
+    let mut progress = Progress {
+        game,
+        times_ms: Vec::new(),
+        ponder: [PonderRecord::default(); 2],
+        pondering: [None, None],
+    };
+    let termination = play_moves(&mut engines, &mut progress, settings);
     // A search still pondering when the game ended is stopped, so the next game starts clean.
-    for (engine, ponder) in engines.iter_mut().zip(&pondering) {
+    for (engine, ponder) in engines.iter_mut().zip(&progress.pondering) {
         if ponder.is_some() && engine.send("stop").is_ok() {
             let _ = engine.wait_bestmove(Instant::now() + STOP_GRACE + settings.tolerance);
         }
     }
-    record
+    let Progress {
+        game,
+        times_ms,
+        ponder,
+        ..
+    } = progress;
+    GameRecord {
+        start: game.start().clone(),
+        opening_moves,
+        moves: game.moves().iter().map(|m| m.to_string()).collect(),
+        times_ms,
+        termination,
+        ponder,
+    }
 }
 
+/// Plays moves until the game ends; returns how.
 fn play_moves(
     engines: &mut [&mut Engine; 2],
-    pondering: &mut [Option<String>; 2],
-    game: Game,
+    progress: &mut Progress,
     settings: &GameSettings,
-) -> GameRecord {
-    let mut game = game;
-    let mut ponder = [PonderRecord::default(); 2];
-    let opening_moves = game.moves().len();
-    let mut times_ms = Vec::new();
+) -> Termination {
+    let Progress {
+        game,
+        times_ms,
+        ponder,
+        pondering,
+    } = progress;
     let (mut clocks, increment, byoyomi) = match settings.time_control {
         TimeControl::Byoyomi { main, byoyomi } => ([main; 2], Duration::ZERO, byoyomi),
         TimeControl::Fischer { main, increment } => ([main; 2], increment, Duration::ZERO),
@@ -288,74 +329,47 @@ fn play_moves(
     for engine in engines.iter_mut() {
         let _ = engine.send("usinewgame");
     }
-    let finish_with = |game: &Game, times_ms, termination, ponder| GameRecord {
-        start: game.start().clone(),
-        opening_moves,
-        moves: game.moves().iter().map(|m| m.to_string()).collect(),
-        times_ms,
-        termination,
-        ponder,
-    };
-    macro_rules! finish {
-        ($game:expr, $times:expr, $termination:expr $(,)?) => {
-            finish_with($game, $times, $termination, ponder)
-        };
-    }
     loop {
         if let Some(outcome) = game.outcome() {
-            return finish!(&game, times_ms, Termination::Rules(outcome));
+            return Termination::Rules(outcome);
         }
         let side = game.position().side_to_move();
         let i = side.index();
-        let (go, allowed) = go_command(settings, &clocks, byoyomi, increment, i);
-        let mut started = Instant::now();
-        let answer = match pondering[i].take() {
-            Some(expected)
-                if game.moves().last().map(|m| m.to_string()).as_ref() == Some(&expected) =>
-            {
-                // The clock starts with ponderhit; the search goes on from where it was.
-                ponder[i].hits += 1;
-                started = Instant::now();
-                let deadline = started + allowed + settings.tolerance;
-                engines[i]
-                    .send("ponderhit")
-                    .and_then(|_| engines[i].wait_bestmove(deadline))
+        let (go, allowed) = go_command(settings, &clocks, byoyomi, increment, i, false);
+        let expected = pondering[i].take();
+        let hit = expected.is_some() && game.moves().last() == expected.as_ref();
+        if expected.is_some() && !hit {
+            // A miss: the ponder search must answer `stop` before a fresh search starts.
+            ponder[i].misses += 1;
+            let asked = Instant::now();
+            let stopped = engines[i]
+                .send("stop")
+                .and_then(|_| engines[i].wait_bestmove(asked + STOP_GRACE + settings.tolerance));
+            let waited = asked.elapsed().as_millis() as u64;
+            ponder[i].max_stop_ms = ponder[i].max_stop_ms.max(waited);
+            if let Err(failure) = stopped {
+                return failure_termination(failure, side);
             }
-            other => {
-                if other.is_some() {
-                    ponder[i].misses += 1;
-                    let asked = Instant::now();
-                    let stopped = engines[i].send("stop").and_then(|_| {
-                        engines[i].wait_bestmove(asked + STOP_GRACE + settings.tolerance)
-                    });
-                    let waited = asked.elapsed().as_millis() as u64;
-                    ponder[i].max_stop_ms = ponder[i].max_stop_ms.max(waited);
-                    if let Err(failure) = stopped {
-                        let termination = match failure {
-                            EngineFailure::Timeout => Termination::TimeForfeit(side),
-                            EngineFailure::Malformed(line) => Termination::Malformed(side, line),
-                            _ => Termination::Crash(side),
-                        };
-                        return finish!(&game, times_ms, termination);
-                    }
-                    started = Instant::now();
-                }
-                let deadline = started + allowed + settings.tolerance;
-                engines[i].think(&position_command(&game), &go, deadline)
-            }
+        }
+        // The clock starts now; on a hit the ponder search goes on from where it was.
+        let started = Instant::now();
+        let deadline = started + allowed + settings.tolerance;
+        let answer = if hit {
+            ponder[i].hits += 1;
+            engines[i]
+                .send("ponderhit")
+                .and_then(|_| engines[i].wait_bestmove(deadline))
+        } else {
+            engines[i].think(&position_command(game), &go, deadline)
         };
         let elapsed = started.elapsed();
         let answer = match answer {
             Ok(a) => a,
-            Err(EngineFailure::Timeout) => {
-                let _ = engines[i].send("stop");
-                return finish!(&game, times_ms, Termination::TimeForfeit(side));
-            }
-            Err(EngineFailure::Malformed(line)) => {
-                return finish!(&game, times_ms, Termination::Malformed(side, line))
-            }
-            Err(EngineFailure::Crashed) | Err(EngineFailure::Io(_)) => {
-                return finish!(&game, times_ms, Termination::Crash(side))
+            Err(failure) => {
+                if failure == EngineFailure::Timeout {
+                    let _ = engines[i].send("stop");
+                }
+                return failure_termination(failure, side);
             }
         };
         times_ms.push(elapsed.as_millis() as u64);
@@ -363,63 +377,48 @@ fn play_moves(
         match settings.time_control {
             TimeControl::Byoyomi { .. } => {
                 if elapsed > clocks[i] + byoyomi + settings.tolerance {
-                    return finish!(&game, times_ms, Termination::TimeForfeit(side));
+                    return Termination::TimeForfeit(side);
                 }
                 clocks[i] = clocks[i].saturating_sub(elapsed);
             }
             TimeControl::Fischer { .. } => {
                 if elapsed > clocks[i] + settings.tolerance {
-                    return finish!(&game, times_ms, Termination::TimeForfeit(side));
+                    return Termination::TimeForfeit(side);
                 }
                 clocks[i] = clocks[i].saturating_sub(elapsed) + increment;
             }
             TimeControl::MoveTime(t) => {
                 if elapsed > t + settings.tolerance {
-                    return finish!(&game, times_ms, Termination::TimeForfeit(side));
+                    return Termination::TimeForfeit(side);
                 }
             }
             TimeControl::Nodes(_) | TimeControl::Depth(_) => {}
         }
         if answer.bestmove == "resign" {
-            return finish!(&game, times_ms, Termination::Resign(side));
+            return Termination::Resign(side);
         }
         match game.play_usi(&answer.bestmove) {
             Ok(_) => {}
             Err(GameError::Move(MoveError::Parse(_))) => {
-                return finish!(
-                    &game,
-                    times_ms,
-                    Termination::Malformed(side, answer.bestmove),
-                )
+                return Termination::Malformed(side, answer.bestmove)
             }
-            Err(_) => {
-                return finish!(
-                    &game,
-                    times_ms,
-                    Termination::IllegalMove(side, answer.bestmove),
-                )
-            }
+            Err(_) => return Termination::IllegalMove(side, answer.bestmove),
         }
         // Pondering on the reply the mover expects, if it ponders and the game goes on.
-        if let Some(expected) = answer.ponder.as_deref() {
-            let legal = game.position().parse_move(expected).is_ok();
-            if engines[i].ponders() && legal && game.outcome().is_none() {
-                let mut line = position_command(&game);
-                line.push_str(if game.moves().is_empty() {
-                    " moves "
-                } else {
-                    " "
-                });
-                line.push_str(expected);
-                let (go, _) = go_command(settings, &clocks, byoyomi, increment, i);
-                let go = go.replacen("go", "go ponder", 1);
-                if engines[i]
-                    .send(&line)
-                    .and_then(|_| engines[i].send(&go))
-                    .is_ok()
-                {
-                    pondering[i] = Some(expected.to_string());
-                }
+        let reply = answer
+            .ponder
+            .as_deref()
+            .and_then(|m| game.position().parse_move(m).ok());
+        if let Some(reply) = reply.filter(|_| engines[i].ponders() && game.outcome().is_none()) {
+            // The game has moves (the one just played), so the reply just follows them.
+            let line = format!("{} {reply}", position_command(game));
+            let (go, _) = go_command(settings, &clocks, byoyomi, increment, i, true);
+            if engines[i]
+                .send(&line)
+                .and_then(|_| engines[i].send(&go))
+                .is_ok()
+            {
+                pondering[i] = Some(reply);
             }
         }
         // Adjudication: the mover's score, converted to Sente's point of view.
@@ -454,7 +453,7 @@ fn play_moves(
                 } else {
                     Color::Gote
                 };
-                return finish!(&game, times_ms, Termination::Adjudicated(winner));
+                return Termination::Adjudicated(winner);
             }
         }
     }
