@@ -69,6 +69,18 @@ impl Square {
         self.0 % 5
     }
 
+    /// Chebyshev distance (king steps) to `other`: 0 to 4.
+    #[inline]
+    pub const fn distance(self, other: Square) -> u8 {
+        let rows = self.row().abs_diff(other.row());
+        let columns = self.column().abs_diff(other.column());
+        if rows > columns {
+            rows
+        } else {
+            columns
+        }
+    }
+
     /// USI file number, 1-5.
     #[inline]
     pub const fn file(self) -> u8 {
@@ -99,6 +111,21 @@ impl fmt::Display for Square {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn distance_counts_king_steps() {
+        let sq = |t: &str| Square::parse(t.as_bytes()[0], t.as_bytes()[1]).unwrap();
+        assert_eq!(sq("3c").distance(sq("3c")), 0);
+        assert_eq!(sq("3c").distance(sq("2b")), 1);
+        assert_eq!(sq("5a").distance(sq("1e")), 4);
+        assert_eq!(sq("5a").distance(sq("4e")), 4);
+        assert_eq!(sq("2d").distance(sq("4c")), 2);
+        for a in Square::all() {
+            for b in Square::all() {
+                assert_eq!(a.distance(b), b.distance(a));
+            }
+        }
+    }
 
     #[test]
     fn usi_coordinates() {

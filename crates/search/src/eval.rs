@@ -15,14 +15,6 @@ fn relative(color: Color, sq: Square) -> usize {
     }
 }
 
-/// Chebyshev distance between two squares (0 to 4).
-#[inline]
-fn distance(a: Square, b: Square) -> usize {
-    let (ar, ac) = (a.index() / 5, a.index() % 5);
-    let (br, bc) = (b.index() / 5, b.index() % 5);
-    ar.abs_diff(br).max(ac.abs_diff(bc))
-}
-
 /// Evaluation from the side to move's point of view, in centipawns.
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
@@ -51,9 +43,9 @@ pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
             let k = kind.index();
             score[us] += w.board_value[k] + w.psqt[k][relative(color, sq)];
             if kind != PieceKind::King {
-                score[us] += w.own_king_distance[k][distance(sq, kings[us]) - 1];
+                score[us] += w.own_king_distance[k][sq.distance(kings[us]) as usize - 1];
             }
-            score[us] += w.enemy_king_distance[k][distance(sq, kings[1 - us]) - 1];
+            score[us] += w.enemy_king_distance[k][sq.distance(kings[1 - us]) as usize - 1];
             let reach = attacks(color, kind, sq, occupied);
             attacked[us] |= reach;
             if kind != PieceKind::King {

@@ -172,6 +172,13 @@ struct Worker<'a> {
     yield_cpu: bool,
 }
 
+/// The machine's cores, asked once: `available_parallelism` reads cgroup files on Linux,
+/// which is not for every `go`.
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// Whether a stored score with this bound settles the node for the window (alpha, beta).
 #[inline]
 fn bound_cuts(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
@@ -885,8 +892,7 @@ pub fn search(
         history.checks.push(root.in_check());
         history.root_plies = root.move_number() - 1;
     }
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let yield_cpu = wanted > 1 && wanted >= cores;
+    let yield_cpu = wanted > 1 && wanted >= cores();
     let make_worker = |td: ThreadData| Worker {
         multipv: if td.id == 0 {
             options.multipv.max(1)
