@@ -316,11 +316,6 @@ pub fn attacks(color: Color, kind: PieceKind, sq: Square, occupied: Bitboard) ->
 mod tests {
     use super::*;
 
-    fn sq(text: &str) -> Square {
-        let b = text.as_bytes();
-        Square::parse(b[0], b[1]).unwrap()
-    }
-
     fn names(bb: Bitboard) -> Vec<String> {
         let mut v: Vec<String> = bb.map(|s| s.to_string()).collect();
         v.sort();
@@ -329,34 +324,41 @@ mod tests {
 
     #[test]
     fn step_pieces() {
-        assert_eq!(names(pawn_attacks(Color::Sente, sq("3c"))), ["3b"]);
-        assert_eq!(names(pawn_attacks(Color::Gote, sq("3c"))), ["3d"]);
         assert_eq!(
-            names(silver_attacks(Color::Sente, sq("3c"))),
+            names(pawn_attacks(Color::Sente, "3c".parse().unwrap())),
+            ["3b"]
+        );
+        assert_eq!(
+            names(pawn_attacks(Color::Gote, "3c".parse().unwrap())),
+            ["3d"]
+        );
+        assert_eq!(
+            names(silver_attacks(Color::Sente, "3c".parse().unwrap())),
             ["2b", "2d", "3b", "4b", "4d"]
         );
         assert_eq!(
-            names(gold_attacks(Color::Gote, sq("3c"))),
+            names(gold_attacks(Color::Gote, "3c".parse().unwrap())),
             ["2c", "2d", "3b", "3d", "4c", "4d"]
         );
-        assert_eq!(king_attacks(sq("5a")).count(), 3);
-        assert!(pawn_attacks(Color::Sente, sq("2a")).is_empty());
+        assert_eq!(king_attacks("5a".parse().unwrap()).count(), 3);
+        assert!(pawn_attacks(Color::Sente, "2a".parse().unwrap()).is_empty());
     }
 
     #[test]
     fn sliders_stop_at_blockers() {
-        let occupied = Bitboard::from_square(sq("3a")) | Bitboard::from_square(sq("1c"));
+        let occupied = Bitboard::from_square("3a".parse().unwrap())
+            | Bitboard::from_square("1c".parse().unwrap());
         assert_eq!(
-            names(rook_attacks(sq("3c"), occupied)),
+            names(rook_attacks("3c".parse().unwrap(), occupied)),
             ["1c", "2c", "3a", "3b", "3d", "3e", "4c", "5c"]
         );
-        let occupied = Bitboard::from_square(sq("2b"));
+        let occupied = Bitboard::from_square("2b".parse().unwrap());
         assert_eq!(
-            names(bishop_attacks(sq("3c"), occupied)),
+            names(bishop_attacks("3c".parse().unwrap(), occupied)),
             ["1e", "2b", "2d", "4b", "4d", "5a", "5e"]
         );
-        assert_eq!(rook_pseudo_attacks(sq("3c")).count(), 8);
-        assert_eq!(bishop_pseudo_attacks(sq("5e")).count(), 4);
+        assert_eq!(rook_pseudo_attacks("3c".parse().unwrap()).count(), 8);
+        assert_eq!(bishop_pseudo_attacks("5e".parse().unwrap()).count(), 4);
     }
 
     /// The table lookup equals walking the rays, for every square and every occupancy of
@@ -392,11 +394,20 @@ mod tests {
 
     #[test]
     fn between_and_line() {
-        assert_eq!(names(between(sq("5e"), sq("1a"))), ["2b", "3c", "4d"]);
-        assert_eq!(names(between(sq("5a"), sq("5d"))), ["5b", "5c"]);
-        assert!(between(sq("5a"), sq("4c")).is_empty());
-        assert!(line(sq("5a"), sq("4c")).is_empty());
-        assert_eq!(line(sq("3c"), sq("3d")).count(), 5);
-        assert!(line(sq("4b"), sq("3c")).contains(sq("1e")));
+        assert_eq!(
+            names(between("5e".parse().unwrap(), "1a".parse().unwrap())),
+            ["2b", "3c", "4d"]
+        );
+        assert_eq!(
+            names(between("5a".parse().unwrap(), "5d".parse().unwrap())),
+            ["5b", "5c"]
+        );
+        assert!(between("5a".parse().unwrap(), "4c".parse().unwrap()).is_empty());
+        assert!(line("5a".parse().unwrap(), "4c".parse().unwrap()).is_empty());
+        assert_eq!(
+            line("3c".parse().unwrap(), "3d".parse().unwrap()).count(),
+            5
+        );
+        assert!(line("4b".parse().unwrap(), "3c".parse().unwrap()).contains("1e".parse().unwrap()));
     }
 }

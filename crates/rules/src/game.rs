@@ -5,19 +5,10 @@ use crate::error::{MoveError, SfenError};
 use crate::moves::Move;
 use crate::piece::Color;
 use crate::position::Position;
+use crate::repetition::RepetitionRule;
 use crate::sfen::{parse_usi_position, KAWU_START, STANDARD_START};
 use std::fmt;
 use std::str::FromStr;
-
-/// What the fourth occurrence of a position means.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RepetitionRule {
-    /// Sente loses, unless one side gave check with every one of its moves since the
-    /// position first occurred (that side loses) or both did (draw).
-    SenteLoses,
-    /// Draw.
-    Draw,
-}
 
 /// A rule set: what repetition means, an optional ply limit and the usual start position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -80,13 +71,32 @@ impl Default for RuleSet {
     }
 }
 
+/// A rule-set name that is neither `standard` nor `kawu`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseRuleSetError {
+    /// The name that was given.
+    pub name: String,
+}
+
+impl fmt::Display for ParseRuleSetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown rule set '{}' (standard or kawu)", self.name)
+    }
+}
+
+impl std::error::Error for ParseRuleSetError {}
+
 impl FromStr for RuleSet {
-    type Err = String;
-    fn from_str(text: &str) -> Result<RuleSet, String> {
+    type Err = ParseRuleSetError;
+
+    /// Reads a preset name, `standard` or `kawu`, in any case.
+    fn from_str(text: &str) -> Result<RuleSet, ParseRuleSetError> {
         match text.trim().to_ascii_lowercase().as_str() {
             "standard" => Ok(RuleSet::standard()),
             "kawu" => Ok(RuleSet::kawu()),
-            other => Err(format!("unknown rule set '{other}' (standard or kawu)")),
+            _ => Err(ParseRuleSetError {
+                name: text.trim().to_string(),
+            }),
         }
     }
 }
@@ -113,6 +123,29 @@ pub enum DrawReason {
     MutualPerpetualCheck,
     /// The ply limit was reached.
     PlyLimit,
+}
+
+impl WinReason {
+    /// The reason in words, e.g. `checkmate`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            WinReason::Checkmate => "checkmate",
+            WinReason::NoLegalMoves => "no legal moves",
+            WinReason::Repetition => "fourfold repetition",
+            WinReason::PerpetualCheck => "perpetual check",
+        }
+    }
+}
+
+impl DrawReason {
+    /// The reason in words, e.g. `ply limit`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            DrawReason::Repetition => "fourfold repetition",
+            DrawReason::MutualPerpetualCheck => "mutual perpetual check",
+            DrawReason::PlyLimit => "ply limit",
+        }
+    }
 }
 
 /// How a game ended.
@@ -142,26 +175,21 @@ impl Outcome {
     }
 }
 
+impl Outcome {
+    /// Why the game ended, in words (`checkmate`, `ply limit`, ...), without the winner.
+    pub const fn reason(&self) -> &'static str {
+        match self {
+            Outcome::Win { reason, .. } => reason.as_str(),
+            Outcome::Draw { reason } => reason.as_str(),
+        }
+    }
+}
+
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Outcome::Win { winner, reason } => {
-                let why = match reason {
-                    WinReason::Checkmate => "checkmate",
-                    WinReason::NoLegalMoves => "no legal moves",
-                    WinReason::Repetition => "fourfold repetition",
-                    WinReason::PerpetualCheck => "perpetual check",
-                };
-                write!(f, "{winner} wins by {why}")
-            }
-            Outcome::Draw { reason } => {
-                let why = match reason {
-                    DrawReason::Repetition => "fourfold repetition",
-                    DrawReason::MutualPerpetualCheck => "mutual perpetual check",
-                    DrawReason::PlyLimit => "ply limit",
-                };
-                write!(f, "draw by {why}")
-            }
+            Outcome::Win { winner, .. } => write!(f, "{winner} wins by {}", self.reason()),
+            Outcome::Draw { .. } => write!(f, "draw by {}", self.reason()),
         }
     }
 }
@@ -346,37 +374,16 @@ impl Game {
         if occurrences.len() < 4 {
             return None;
         }
-        if self.rules.repetition == RepetitionRule::Draw {
-            return Some(Outcome::Draw {
-                reason: DrawReason::Repetition,
-            });
-        }
-        // The cycle runs from the first occurrence to now; move k leads from position k to
-        // position k + 1 and is a check when position k + 1 is in check.
+        // The cycle runs from the first occurrence to now.
         let first = *occurrences.last().expect("four occurrences");
-        let mut always_checked = [true, true];
-        for k in first..n {
-            let mover = self.positions[k].side_to_move();
-            if !self.positions[k + 1].in_check() {
-                always_checked[mover.index()] = false;
-            }
-        }
-        Some(match always_checked {
-            [true, true] => Outcome::Draw {
-                reason: DrawReason::MutualPerpetualCheck,
-            },
-            [true, false] => Outcome::Win {
-                winner: Color::Gote,
-                reason: WinReason::PerpetualCheck,
-            },
-            [false, true] => Outcome::Win {
-                winner: Color::Sente,
-                reason: WinReason::PerpetualCheck,
-            },
-            [false, false] => Outcome::Win {
-                winner: Color::Gote,
-                reason: WinReason::Repetition,
-            },
-        })
+        let in_check: Vec<bool> = self.positions[first..]
+            .iter()
+            .map(|p| p.in_check())
+            .collect();
+        Some(
+            self.rules
+                .repetition
+                .verdict(current.side_to_move(), &in_check),
+        )
     }
 }

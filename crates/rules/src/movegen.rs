@@ -30,6 +30,55 @@ impl Position {
         }
     }
 
+    /// Appends every legal move that gives check: direct checks by the moved or dropped
+    /// piece and discovered checks by a slider behind it. The attacker's moves in a mate
+    /// search, and the quiet checks of quiescence.
+    pub fn generate_checks(&self, list: &mut MoveList) {
+        let mut all = MoveList::new();
+        self.generate::<false>(&mut all);
+        for &mv in all.iter() {
+            if self.gives_check(mv) {
+                list.push(mv);
+            }
+        }
+    }
+
+    /// Whether the legal move `mv` puts the enemy king in check, answered without playing
+    /// it.
+    pub fn gives_check(&self, mv: Move) -> bool {
+        let us = self.side_to_move();
+        let them = !us;
+        let king = self.king_square(them);
+        match mv.kind() {
+            // A piece of ours on `to` attacks the king exactly when a piece of theirs on the
+            // king's square would attack `to`; a drop uncovers nothing.
+            MoveKind::Drop { kind, to } => attacks(them, kind, king, self.occupied()).contains(to),
+            MoveKind::Board { from, to, promote } => {
+                let Some(piece) = self.piece_at(from) else {
+                    return false;
+                };
+                let kind = if promote {
+                    piece.kind.promote()
+                } else {
+                    piece.kind
+                };
+                let occupied = self.occupied().without(from).with(to);
+                if kind != PieceKind::King && attacks(them, kind, king, occupied).contains(to) {
+                    return true;
+                }
+                // Discovered: one of our sliders now sees the king through `from`. (Before
+                // the move none did, or the side not to move would be in check.)
+                let orthogonal =
+                    self.pieces_of(us, PieceKind::Rook) | self.pieces_of(us, PieceKind::Dragon);
+                let diagonal =
+                    self.pieces_of(us, PieceKind::Bishop) | self.pieces_of(us, PieceKind::Horse);
+                let seen = (rook_attacks(king, occupied) & orthogonal)
+                    | (bishop_attacks(king, occupied) & diagonal);
+                !seen.without(from).without(to).is_empty()
+            }
+        }
+    }
+
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();

@@ -95,6 +95,16 @@ impl Move {
         self.0.get()
     }
 
+    /// Number of distinct [`Move::index`] values: every encoding fits in 12 bits.
+    pub const INDEX_COUNT: usize = 1 << 12;
+
+    /// The encoding as a table index below [`Move::INDEX_COUNT`] (for tables indexed by
+    /// move, such as butterfly histories and countermoves).
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0.get() as usize
+    }
+
     /// Destination square.
     #[inline]
     pub fn to(self) -> Square {
@@ -346,6 +356,7 @@ mod tests {
         assert_eq!(all.len(), 25 * 24 * 2 + 5 * 25);
         for mv in all {
             assert_eq!(Move::from_bits(mv.bits()), Some(mv));
+            assert!(mv.index() < Move::INDEX_COUNT);
             let text = mv.to_string();
             assert_eq!(text.parse::<Move>(), Ok(mv), "{text}");
             let rebuilt = match mv.kind() {

@@ -5,6 +5,7 @@
 //! for file 5.
 
 use std::fmt;
+use std::str::FromStr;
 
 /// One of the 25 squares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -101,6 +102,40 @@ impl Square {
     }
 }
 
+/// Text that is not a square of the 5x5 board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseSquareError {
+    /// The text that was given.
+    pub text: String,
+}
+
+impl fmt::Display for ParseSquareError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "'{}' is not a square (a file 1-5 then a rank a-e, e.g. 3c)",
+            self.text
+        )
+    }
+}
+
+impl std::error::Error for ParseSquareError {}
+
+impl FromStr for Square {
+    type Err = ParseSquareError;
+
+    /// Reads USI notation, e.g. `3c`.
+    fn from_str(text: &str) -> Result<Square, ParseSquareError> {
+        match text.as_bytes() {
+            [file, rank] => Square::parse(*file, *rank),
+            _ => None,
+        }
+        .ok_or_else(|| ParseSquareError {
+            text: text.to_string(),
+        })
+    }
+}
+
 impl fmt::Display for Square {
     /// USI notation, e.g. `3c`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -114,7 +149,7 @@ mod tests {
 
     #[test]
     fn distance_counts_king_steps() {
-        let sq = |t: &str| Square::parse(t.as_bytes()[0], t.as_bytes()[1]).unwrap();
+        let sq = |t: &str| t.parse::<Square>().unwrap();
         assert_eq!(sq("3c").distance(sq("3c")), 0);
         assert_eq!(sq("3c").distance(sq("2b")), 1);
         assert_eq!(sq("5a").distance(sq("1e")), 4);
@@ -139,6 +174,14 @@ mod tests {
             let text = sq.to_string();
             let b = text.as_bytes();
             assert_eq!(Square::parse(b[0], b[1]), Some(sq));
+            assert_eq!(text.parse::<Square>(), Ok(sq));
+        }
+        for bad in ["", "3", "3c ", "6a", "1f", "c3", "33"] {
+            assert_eq!(
+                bad.parse::<Square>(),
+                Err(ParseSquareError { text: bad.into() }),
+                "{bad:?}"
+            );
         }
     }
 }

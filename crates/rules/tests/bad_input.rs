@@ -12,11 +12,6 @@ fn parse_err(field: SfenField, reason: &str) -> SfenError {
     })
 }
 
-fn sq(text: &str) -> Square {
-    let b = text.as_bytes();
-    Square::parse(b[0], b[1]).unwrap()
-}
-
 #[test]
 fn malformed_sfens() {
     use SfenField::*;
@@ -176,14 +171,14 @@ fn impossible_positions() {
             "Pbsgk/5/5/5/KGSBR b r 1",
             PositionError::PawnOnLastRank {
                 color: Color::Sente,
-                square: sq("5a"),
+                square: "5a".parse().unwrap(),
             },
         ),
         (
             "rbsgk/5/5/5/KGSBp b P 1",
             PositionError::PawnOnLastRank {
                 color: Color::Gote,
-                square: sq("1e"),
+                square: "1e".parse().unwrap(),
             },
         ),
         ("4k/4R/5/5/K4 b - 1", PositionError::OpponentInCheck),

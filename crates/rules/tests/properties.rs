@@ -53,6 +53,38 @@ fn incremental_state_equals_state_rebuilt_from_scratch() {
     assert_eq!(distinct.len(), distinct_sfens.len());
 }
 
+/// Check generation: `gives_check` agrees with playing the move, and `generate_checks` is
+/// the full list filtered by it, in the generator's order.
+#[test]
+fn check_generation_equals_filtered_legal_moves() {
+    let mut checking_positions = 0;
+    let mut discovered = 0;
+    for pos in positions(150, 5) {
+        let legal = pos.legal_moves();
+        let mut want = MoveList::new();
+        for &mv in legal.iter() {
+            let checks = pos.played(mv).in_check();
+            assert_eq!(pos.gives_check(mv), checks, "{pos} {mv}");
+            if checks {
+                want.push(mv);
+                let moved_piece_checks = mv.from().is_some_and(|_| {
+                    let after = pos.played(mv);
+                    after.checkers().contains(mv.to())
+                });
+                if mv.from().is_some() && !moved_piece_checks {
+                    discovered += 1;
+                }
+            }
+        }
+        let mut got = MoveList::new();
+        pos.generate_checks(&mut got);
+        assert_eq!(got.as_slice(), want.as_slice(), "{pos}");
+        checking_positions += usize::from(!got.is_empty());
+    }
+    assert!(checking_positions > 2000, "{checking_positions}");
+    assert!(discovered > 20, "{discovered}");
+}
+
 /// Copy-make: playing a move on a copy leaves the original exactly as it was, and a
 /// position reached by a different move order has the same key.
 #[test]

@@ -300,7 +300,8 @@ impl Engine {
                 .ok_or_else(|| format!("USI_Ponder must be true or false, not '{value_text}'")),
             "rules" => value_text
                 .parse::<RuleSet>()
-                .map(|r| self.options.rules = r),
+                .map(|r| self.options.rules = r)
+                .map_err(|e| e.to_string()),
             "usi_variant" | "uci_variant" => match value_text {
                 "minishogi" | "5x5+5_shogi" => Ok(()),
                 other => Err(format!("{name}: gogo plays only minishogi, not '{other}'")),

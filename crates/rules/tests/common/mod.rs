@@ -1,23 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub use gogo_rules::Rng;
 use gogo_rules::{Move, Position};
-
-/// A small deterministic generator (xorshift64*), so that failures reproduce.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
-    }
-}
 
 /// Positions of a random game from `start`, the start included, up to `max_plies` moves or
 /// until the side to move has no legal move. Captures are preferred half of the time, so
