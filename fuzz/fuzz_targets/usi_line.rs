@@ -1,2 +1,2 @@
 #![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| gogo_usi::fuzz_checks::check_usi_line(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| gogo_protocol::fuzz_checks::check_usi_line(data));

@@ -7,14 +7,14 @@
 
 #![warn(missing_docs)]
 
-pub mod engine;
 pub mod record;
 pub mod referee;
 pub mod stats;
 
-use engine::{Engine, EngineSpec};
+pub use gogo_protocol::EngineSpec;
+use gogo_protocol::{EngineClient, GuiCommand};
 use gogo_rules::{parse_usi_position, Color, Game, Position, RuleSet};
-use referee::{play_game, GameRecord, GameSettings};
+use referee::{play_game, GameRecord, GameSettings, PonderRecord, Termination};
 use stats::{Pentanomial, Sprt, SprtDecision, Tally};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
@@ -53,24 +53,67 @@ pub struct MatchGame {
 }
 
 impl MatchGame {
+    /// Which engine (0 or 1) played `color`.
+    pub fn engine_of(&self, color: Color) -> usize {
+        if color == Color::Sente {
+            self.sente_engine
+        } else {
+            1 - self.sente_engine
+        }
+    }
+
     /// The result for engine 0: 1, 0.5 or 0.
     pub fn points_for_first(&self) -> f64 {
         match self.record.termination.winner() {
             None => 0.5,
-            Some(c) => {
-                let winner_engine = if c == Color::Sente {
-                    self.sente_engine
-                } else {
-                    1 - self.sente_engine
-                };
-                if winner_engine == 0 {
-                    1.0
-                } else {
-                    0.0
-                }
-            }
+            Some(c) if self.engine_of(c) == 0 => 1.0,
+            Some(_) => 0.0,
         }
     }
+}
+
+/// What no engine should ever do, counted for one engine over a match.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Faults {
+    /// Games lost on time.
+    pub time_forfeits: usize,
+    /// Games lost by an illegal move.
+    pub illegal_moves: usize,
+    /// Games lost by an unreadable `bestmove` line.
+    pub malformed_lines: usize,
+    /// Games lost because the process died.
+    pub crashes: usize,
+}
+
+/// One engine's faults and pondering over a match.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EngineTotals {
+    /// Its faults.
+    pub faults: Faults,
+    /// Its pondering, summed (the stop wait is the longest of any game).
+    pub pondering: PonderRecord,
+}
+
+/// The faults and pondering of both engines over `games`, engine 0 first.
+pub fn engine_totals(games: &[MatchGame]) -> [EngineTotals; 2] {
+    let mut totals = [EngineTotals::default(); 2];
+    for g in games {
+        match &g.record.termination {
+            Termination::TimeForfeit(c) => totals[g.engine_of(*c)].faults.time_forfeits += 1,
+            Termination::IllegalMove(c, _) => totals[g.engine_of(*c)].faults.illegal_moves += 1,
+            Termination::Malformed(c, _) => totals[g.engine_of(*c)].faults.malformed_lines += 1,
+            Termination::Crash(c) => totals[g.engine_of(*c)].faults.crashes += 1,
+            _ => {}
+        }
+        for color in Color::ALL {
+            let p = g.record.ponder[color.index()];
+            let t = &mut totals[g.engine_of(color)].pondering;
+            t.hits += p.hits;
+            t.misses += p.misses;
+            t.max_stop_ms = t.max_stop_ms.max(p.max_stop_ms);
+        }
+    }
+    totals
 }
 
 /// Totals of a match.
@@ -84,6 +127,8 @@ pub struct MatchSummary {
     pub pentanomial: Pentanomial,
     /// The SPRT verdict, when one was asked for.
     pub sprt: Option<(SprtDecision, f64)>,
+    /// Faults and pondering by engine, engine 0 first.
+    pub totals: [EngineTotals; 2],
 }
 
 /// The tally and pentanomial of finished games (any order).
@@ -130,37 +175,35 @@ fn new_game(rules: RuleSet, opening: &str) -> Game {
     }
 }
 
-/// Starts an engine and sends it the rule settings it understands.
-fn start_engine(spec: &EngineSpec, rules: &RuleSet, timeout: Duration) -> Result<Engine, String> {
-    let mut e = Engine::start(spec, timeout).map_err(|err| format!("{}: {err}", spec.name))?;
-    let set_by_user = |name: &str| {
-        spec.options
-            .iter()
-            .any(|(n, _)| n.eq_ignore_ascii_case(name))
-    };
-    if e.offered.iter().any(|o| o == "Rules") && !set_by_user("Rules") {
-        let _ = e.send(&format!("setoption name Rules value {}", rules.name()));
+/// Starts an engine and sends it the rule settings it understands, unless its spec sets
+/// them.
+fn start_engine(
+    spec: &EngineSpec,
+    rules: &RuleSet,
+    timeout: Duration,
+) -> Result<EngineClient, String> {
+    let fail = |err| format!("{}: {err}", spec.name);
+    let mut e = EngineClient::start(spec, timeout).map_err(fail)?;
+    if e.offers("Rules") && spec.option("Rules").is_none() {
+        e.set_option("Rules", rules.name()).map_err(fail)?;
     }
-    if e.offered.iter().any(|o| o == "MaxPlies") && !set_by_user("MaxPlies") {
-        let _ = e.send(&format!(
-            "setoption name MaxPlies value {}",
-            rules.max_plies.unwrap_or(0)
-        ));
+    if e.offers("MaxPlies") && spec.option("MaxPlies").is_none() {
+        let limit = rules.max_plies.unwrap_or(0).to_string();
+        e.set_option("MaxPlies", &limit).map_err(fail)?;
     }
-    e.ready(timeout)
-        .map_err(|err| format!("{}: {err}", spec.name))?;
+    e.ready(timeout).map_err(fail)?;
     Ok(e)
 }
 
 /// Makes sure an engine is alive and responsive after a game, restarting it if not.
 fn revive(
-    slot: &mut Option<Engine>,
+    slot: &mut Option<EngineClient>,
     spec: &EngineSpec,
     rules: &RuleSet,
     timeout: Duration,
 ) -> Result<(), String> {
     let healthy = match slot.as_mut() {
-        Some(e) => !e.is_dead() && e.send("stop").is_ok() && e.ready(timeout).is_ok(),
+        Some(e) => e.is_alive() && e.send(&GuiCommand::Stop).is_ok() && e.ready(timeout).is_ok(),
         None => false,
     };
     if !healthy {
@@ -197,7 +240,7 @@ pub fn run_match(
             let (next, stop, openings) = (&next, &stop, &openings);
             scope.spawn(move || {
                 let rules = config.settings.rules;
-                let mut slots: [Option<Engine>; 2] = [None, None];
+                let mut slots: [Option<EngineClient>; 2] = [None, None];
                 loop {
                     if stop.load(Ordering::SeqCst) {
                         break;
@@ -271,11 +314,13 @@ pub fn run_match(
             s.llr(&pentanomial),
         )
     });
+    let totals = engine_totals(&finished);
     Ok(MatchSummary {
         games: finished,
         tally,
         pentanomial,
         sprt,
+        totals,
     })
 }
 

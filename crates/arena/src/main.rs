@@ -1,9 +1,9 @@
 //! `gogo-arena`: plays USI engines against each other with the gogo rules crate as referee.
 
 use clap::Parser;
-use gogo_arena::engine::EngineSpec;
 use gogo_arena::referee::{Adjudication, GameSettings, TimeControl};
 use gogo_arena::stats::{Sprt, SprtDecision};
+use gogo_arena::EngineSpec;
 use gogo_arena::{default_opening, read_openings, record, run_match, summarize, MatchConfig};
 use gogo_rules::RuleSet;
 use std::io::Write;
@@ -214,46 +214,21 @@ fn main() -> ExitCode {
     }
     let reasons: Vec<String> = reasons.iter().map(|(r, n)| format!("{r} {n}")).collect();
     let _ = writeln!(out, "Endings: {}", reasons.join(", "));
-    // Faults by engine: what no engine should ever do.
-    for (k, spec) in config.engines.iter().enumerate() {
-        let mut faults = [0usize; 4];
-        for g in &summary.games {
-            let loser_engine = |c: gogo_rules::Color| {
-                if c == gogo_rules::Color::Sente {
-                    g.sente_engine
-                } else {
-                    1 - g.sente_engine
-                }
-            };
-            use gogo_arena::referee::Termination::*;
-            match &g.record.termination {
-                TimeForfeit(c) if loser_engine(*c) == k => faults[0] += 1,
-                IllegalMove(c, _) if loser_engine(*c) == k => faults[1] += 1,
-                Malformed(c, _) if loser_engine(*c) == k => faults[2] += 1,
-                Crash(c) if loser_engine(*c) == k => faults[3] += 1,
-                _ => {}
-            }
-        }
+    // Faults by engine (what no engine should ever do), and pondering for those that ponder:
+    // how often the guess was right, and the longest wait for `bestmove` after `stop`.
+    for (spec, totals) in config.engines.iter().zip(&summary.totals) {
+        let f = totals.faults;
         let _ = writeln!(
             out,
             "Faults of {}: {} time forfeits, {} illegal moves, {} malformed lines, {} crashes",
-            spec.name, faults[0], faults[1], faults[2], faults[3]
+            spec.name, f.time_forfeits, f.illegal_moves, f.malformed_lines, f.crashes
         );
-        // Pondering, for engines that ponder: how often the guess was right, and the
-        // longest wait for `bestmove` after `stop` when it was not.
-        let (mut hits, mut misses, mut max_stop) = (0, 0, 0);
-        for g in &summary.games {
-            let colour = if g.sente_engine == k { 0 } else { 1 };
-            let p = g.record.ponder[colour];
-            hits += p.hits;
-            misses += p.misses;
-            max_stop = max_stop.max(p.max_stop_ms);
-        }
-        if hits + misses > 0 {
+        let p = totals.pondering;
+        if p.hits + p.misses > 0 {
             let _ = writeln!(
                 out,
-                "Pondering of {}: {hits} ponderhits, {misses} misses (stop answered within {max_stop} ms)",
-                spec.name
+                "Pondering of {}: {} ponderhits, {} misses (stop answered within {} ms)",
+                spec.name, p.hits, p.misses, p.max_stop_ms
             );
         }
     }

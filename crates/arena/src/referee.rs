@@ -1,9 +1,9 @@
 //! Plays one game between two engines, keeping the clocks and judging every move with the
 //! rules crate.
 
-use crate::engine::{Engine, EngineFailure};
-use gogo_rules::{Color, Game, GameError, Move, MoveError, Outcome, Position, RuleSet};
-use gogo_usi::protocol::InfoScore;
+use gogo_protocol::{BestMove, ClientError, EngineClient, GoCommand, GuiCommand, Info, InfoScore};
+use gogo_rules::{Color, Game, Move, Outcome, Position, RuleSet};
+use std::fmt;
 use std::time::{Duration, Instant};
 
 /// A time control.
@@ -31,54 +31,69 @@ pub enum TimeControl {
     Depth(u32),
 }
 
+/// Time-control text that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseTimeControlError {
+    /// Not `kind=value`.
+    NotKindValue(String),
+    /// A kind other than byoyomi, fischer, movetime, nodes and depth.
+    UnknownKind(String),
+    /// A value that is not a whole number (of milliseconds, nodes or plies).
+    BadNumber(String),
+}
+
+impl fmt::Display for ParseTimeControlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseTimeControlError::NotKindValue(text) => {
+                write!(f, "tc: '{text}' is not kind=value")
+            }
+            ParseTimeControlError::UnknownKind(kind) => write!(
+                f,
+                "tc: unknown kind '{kind}' (byoyomi, fischer, movetime, nodes, depth)"
+            ),
+            ParseTimeControlError::BadNumber(value) => {
+                write!(f, "tc: '{value}' is not a whole number")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParseTimeControlError {}
+
 impl std::str::FromStr for TimeControl {
-    type Err = String;
+    type Err = ParseTimeControlError;
 
     /// `byoyomi=200`, `byoyomi=10000+200` (main+byoyomi, ms), `fischer=1000+10`,
     /// `movetime=100`, `nodes=20000`, `depth=6`.
-    fn from_str(text: &str) -> Result<TimeControl, String> {
+    fn from_str(text: &str) -> Result<TimeControl, ParseTimeControlError> {
         let (kind, value) = text
             .split_once('=')
-            .ok_or_else(|| format!("tc: '{text}' is not kind=value"))?;
-        let ms = |v: &str| -> Result<Duration, String> {
-            v.parse::<u64>()
-                .map(Duration::from_millis)
-                .map_err(|_| format!("tc: '{v}' is not milliseconds"))
-        };
-        let pair = |v: &str| -> Result<(Duration, Duration), String> {
-            match v.split_once('+') {
-                Some((a, b)) => Ok((ms(a)?, ms(b)?)),
-                None => Ok((Duration::ZERO, ms(v)?)),
-            }
+            .ok_or_else(|| ParseTimeControlError::NotKindValue(text.to_string()))?;
+        fn number<T: std::str::FromStr>(v: &str) -> Result<T, ParseTimeControlError> {
+            v.parse()
+                .map_err(|_| ParseTimeControlError::BadNumber(v.to_string()))
+        }
+        let ms = |v: &str| number(v).map(Duration::from_millis);
+        // `a+b`, or `b` alone with `a` as given.
+        let pair = |v: &str, alone_is_second: bool| match v.split_once('+') {
+            Some((a, b)) => Ok((ms(a)?, ms(b)?)),
+            None if alone_is_second => Ok((Duration::ZERO, ms(v)?)),
+            None => Ok((ms(v)?, Duration::ZERO)),
         };
         Ok(match kind {
             "byoyomi" => {
-                let (main, byoyomi) = pair(value)?;
+                let (main, byoyomi) = pair(value, true)?;
                 TimeControl::Byoyomi { main, byoyomi }
             }
             "fischer" => {
-                let (main, increment) = match value.split_once('+') {
-                    Some((a, b)) => (ms(a)?, ms(b)?),
-                    None => (ms(value)?, Duration::ZERO),
-                };
+                let (main, increment) = pair(value, false)?;
                 TimeControl::Fischer { main, increment }
             }
             "movetime" => TimeControl::MoveTime(ms(value)?),
-            "nodes" => TimeControl::Nodes(
-                value
-                    .parse()
-                    .map_err(|_| format!("tc: bad node count '{value}'"))?,
-            ),
-            "depth" => TimeControl::Depth(
-                value
-                    .parse()
-                    .map_err(|_| format!("tc: bad depth '{value}'"))?,
-            ),
-            _ => {
-                return Err(format!(
-                    "tc: unknown kind '{kind}' (byoyomi, fischer, movetime, nodes, depth)"
-                ))
-            }
+            "nodes" => TimeControl::Nodes(number(value)?),
+            "depth" => TimeControl::Depth(number(value)?),
+            _ => return Err(ParseTimeControlError::UnknownKind(kind.to_string())),
         })
     }
 }
@@ -92,7 +107,7 @@ pub enum Termination {
     Resign(Color),
     /// The side to move played an illegal move (its text).
     IllegalMove(Color, String),
-    /// The side to move sent something that is not a move.
+    /// The side to move sent a line that should have been its move but cannot be read.
     Malformed(Color, String),
     /// The side to move ran out of time.
     TimeForfeit(Color),
@@ -119,13 +134,10 @@ impl Termination {
     /// A short reason, e.g. `checkmate`, `illegal move 5d5b`.
     pub fn reason(&self) -> String {
         match self {
-            Termination::Rules(o) => {
-                let text = o.to_string();
-                text.split(" by ").nth(1).unwrap_or(&text).to_string()
-            }
+            Termination::Rules(o) => o.reason().into(),
             Termination::Resign(_) => "resignation".into(),
             Termination::IllegalMove(_, m) => format!("illegal move {m}"),
-            Termination::Malformed(_, l) => format!("malformed bestmove '{l}'"),
+            Termination::Malformed(_, l) => format!("malformed line '{l}'"),
             Termination::TimeForfeit(_) => "time forfeit".into(),
             Termination::Crash(_) => "engine crash".into(),
             Termination::Adjudicated(_) => "adjudication".into(),
@@ -187,24 +199,6 @@ pub struct PonderRecord {
     pub max_stop_ms: u64,
 }
 
-/// The position command for the game so far.
-fn position_command(game: &Game) -> String {
-    let start = game.start();
-    let mut text = if *start == Position::startpos() {
-        "position startpos".to_string()
-    } else {
-        format!("position sfen {}", start.to_sfen())
-    };
-    if !game.moves().is_empty() {
-        text.push_str(" moves");
-        for m in game.moves() {
-            text.push(' ');
-            text.push_str(&m.to_string());
-        }
-    }
-    text
-}
-
 fn centipawns(score: InfoScore) -> i32 {
     match score {
         InfoScore::Centipawns(cp) => cp,
@@ -222,32 +216,53 @@ fn go_command(
     increment: Duration,
     i: usize,
     ponder: bool,
-) -> (String, Duration) {
-    let ms = |d: Duration| d.as_millis() as u64;
-    let go = if ponder { "go ponder" } else { "go" };
+) -> (GoCommand, Duration) {
+    let ms = |d: Duration| Some(d.as_millis() as u64);
+    let go = GoCommand {
+        ponder,
+        ..GoCommand::default()
+    };
     match settings.time_control {
         TimeControl::Byoyomi { .. } => (
-            format!(
-                "{go} btime {} wtime {} byoyomi {}",
-                ms(clocks[0]),
-                ms(clocks[1]),
-                ms(byoyomi)
-            ),
+            GoCommand {
+                btime: ms(clocks[0]),
+                wtime: ms(clocks[1]),
+                byoyomi: ms(byoyomi),
+                ..go
+            },
             clocks[i] + byoyomi,
         ),
         TimeControl::Fischer { .. } => (
-            format!(
-                "{go} btime {} wtime {} binc {} winc {}",
-                ms(clocks[0]),
-                ms(clocks[1]),
-                ms(increment),
-                ms(increment)
-            ),
+            GoCommand {
+                btime: ms(clocks[0]),
+                wtime: ms(clocks[1]),
+                binc: ms(increment),
+                winc: ms(increment),
+                ..go
+            },
             clocks[i],
         ),
-        TimeControl::MoveTime(t) => (format!("{go} movetime {}", ms(t)), t),
-        TimeControl::Nodes(n) => (format!("{go} nodes {n}"), settings.max_think),
-        TimeControl::Depth(d) => (format!("{go} depth {d}"), settings.max_think),
+        TimeControl::MoveTime(t) => (
+            GoCommand {
+                movetime: ms(t),
+                ..go
+            },
+            t,
+        ),
+        TimeControl::Nodes(n) => (
+            GoCommand {
+                nodes: Some(n),
+                ..go
+            },
+            settings.max_think,
+        ),
+        TimeControl::Depth(d) => (
+            GoCommand {
+                depth: Some(d),
+                ..go
+            },
+            settings.max_think,
+        ),
     }
 }
 
@@ -255,12 +270,18 @@ fn go_command(
 const STOP_GRACE: Duration = Duration::from_secs(1);
 
 /// What a failure to answer costs the side to move.
-fn failure_termination(failure: EngineFailure, side: Color) -> Termination {
+fn failure_termination(failure: ClientError, side: Color) -> Termination {
     match failure {
-        EngineFailure::Timeout => Termination::TimeForfeit(side),
-        EngineFailure::Malformed(line) => Termination::Malformed(side, line),
-        EngineFailure::Crashed | EngineFailure::Io(_) => Termination::Crash(side),
+        ClientError::Timeout => Termination::TimeForfeit(side),
+        ClientError::Malformed(line) => Termination::Malformed(side, line),
+        ClientError::Crashed | ClientError::Start(_) => Termination::Crash(side),
     }
+}
+
+/// Sends `stop` and waits for the `bestmove` that ends a ponder search.
+fn stop_pondering(engine: &mut EngineClient, deadline: Instant) -> Result<(), ClientError> {
+    engine.send(&GuiCommand::Stop)?;
+    engine.wait_bestmove(deadline, &mut |_| {}).map(|_| ())
 }
 
 /// A game in progress: what the record keeps, and the move each engine ponders on.
@@ -274,7 +295,11 @@ struct Progress {
 /// Plays a game: `engines[0]` is Sente, `engines[1]` Gote. A dead engine is restarted by
 /// the caller afterwards. An engine given `USI_Ponder` true ponders on the move it expects
 /// (`go ponder`), then gets `ponderhit` or `stop` as a GUI would send them.
-pub fn play_game(engines: [&mut Engine; 2], game: Game, settings: &GameSettings) -> GameRecord {
+pub fn play_game(
+    engines: [&mut EngineClient; 2],
+    game: Game,
+    settings: &GameSettings,
+) -> GameRecord {
     let [sente, gote] = engines;
     let mut engines = [sente, gote];
     let opening_moves = game.moves().len();
@@ -287,8 +312,8 @@ pub fn play_game(engines: [&mut Engine; 2], game: Game, settings: &GameSettings)
     let termination = play_moves(&mut engines, &mut progress, settings);
     // A search still pondering when the game ended is stopped, so the next game starts clean.
     for (engine, ponder) in engines.iter_mut().zip(&progress.pondering) {
-        if ponder.is_some() && engine.send("stop").is_ok() {
-            let _ = engine.wait_bestmove(Instant::now() + STOP_GRACE + settings.tolerance);
+        if ponder.is_some() {
+            let _ = stop_pondering(engine, Instant::now() + STOP_GRACE + settings.tolerance);
         }
     }
     let Progress {
@@ -309,7 +334,7 @@ pub fn play_game(engines: [&mut Engine; 2], game: Game, settings: &GameSettings)
 
 /// Plays moves until the game ends; returns how.
 fn play_moves(
-    engines: &mut [&mut Engine; 2],
+    engines: &mut [&mut EngineClient; 2],
     progress: &mut Progress,
     settings: &GameSettings,
 ) -> Termination {
@@ -327,7 +352,7 @@ fn play_moves(
     let mut adjudication_run = [0u32; 2];
     let mut adjudication_sign = [0i32; 2];
     for engine in engines.iter_mut() {
-        let _ = engine.send("usinewgame");
+        let _ = engine.send(&GuiCommand::UsiNewGame);
     }
     loop {
         if let Some(outcome) = game.outcome() {
@@ -342,9 +367,7 @@ fn play_moves(
             // A miss: the ponder search must answer `stop` before a fresh search starts.
             ponder[i].misses += 1;
             let asked = Instant::now();
-            let stopped = engines[i]
-                .send("stop")
-                .and_then(|_| engines[i].wait_bestmove(asked + STOP_GRACE + settings.tolerance));
+            let stopped = stop_pondering(engines[i], asked + STOP_GRACE + settings.tolerance);
             let waited = asked.elapsed().as_millis() as u64;
             ponder[i].max_stop_ms = ponder[i].max_stop_ms.max(waited);
             if let Err(failure) = stopped {
@@ -354,20 +377,26 @@ fn play_moves(
         // The clock starts now; on a hit the ponder search goes on from where it was.
         let started = Instant::now();
         let deadline = started + allowed + settings.tolerance;
+        // Every info line passes by; adjudication needs the last one with a score.
+        let mut last_score = None;
+        let mut keep_score = |info: &Info| last_score = info.score.or(last_score);
         let answer = if hit {
             ponder[i].hits += 1;
             engines[i]
-                .send("ponderhit")
-                .and_then(|_| engines[i].wait_bestmove(deadline))
+                .send(&GuiCommand::PonderHit)
+                .and_then(|_| engines[i].wait_bestmove(deadline, &mut keep_score))
         } else {
-            engines[i].think(&position_command(game), &go, deadline)
+            engines[i]
+                .send(&GuiCommand::position(game.start(), game.moves()))
+                .and_then(|_| engines[i].send(&GuiCommand::Go(go)))
+                .and_then(|_| engines[i].wait_bestmove(deadline, &mut keep_score))
         };
         let elapsed = started.elapsed();
         let answer = match answer {
             Ok(a) => a,
             Err(failure) => {
-                if failure == EngineFailure::Timeout {
-                    let _ = engines[i].send("stop");
+                if failure == ClientError::Timeout {
+                    let _ = engines[i].send(&GuiCommand::Stop);
                 }
                 return failure_termination(failure, side);
             }
@@ -394,28 +423,24 @@ fn play_moves(
             }
             TimeControl::Nodes(_) | TimeControl::Depth(_) => {}
         }
-        if answer.bestmove == "resign" {
-            return Termination::Resign(side);
-        }
-        match game.play_usi(&answer.bestmove) {
-            Ok(_) => {}
-            Err(GameError::Move(MoveError::Parse(_))) => {
-                return Termination::Malformed(side, answer.bestmove)
-            }
-            Err(_) => return Termination::IllegalMove(side, answer.bestmove),
+        let mv = match answer.best {
+            BestMove::Resign => return Termination::Resign(side),
+            // Declaring a win is no minishogi rule.
+            BestMove::Win => return Termination::IllegalMove(side, "win".into()),
+            BestMove::Move(mv) => mv,
+        };
+        if game.play(mv).is_err() {
+            return Termination::IllegalMove(side, mv.to_string());
         }
         // Pondering on the reply the mover expects, if it ponders and the game goes on.
-        let reply = answer
-            .ponder
-            .as_deref()
-            .and_then(|m| game.position().parse_move(m).ok());
+        let reply = answer.ponder.filter(|&m| game.position().is_legal(m));
         if let Some(reply) = reply.filter(|_| engines[i].ponders() && game.outcome().is_none()) {
-            // The game has moves (the one just played), so the reply just follows them.
-            let line = format!("{} {reply}", position_command(game));
+            let mut line = game.moves().to_vec();
+            line.push(reply);
             let (go, _) = go_command(settings, &clocks, byoyomi, increment, i, true);
             if engines[i]
-                .send(&line)
-                .and_then(|_| engines[i].send(&go))
+                .send(&GuiCommand::position(game.start(), &line))
+                .and_then(|_| engines[i].send(&GuiCommand::Go(go)))
                 .is_ok()
             {
                 pondering[i] = Some(reply);
@@ -423,7 +448,7 @@ fn play_moves(
         }
         // Adjudication: the mover's score, converted to Sente's point of view.
         if let Some(adj) = settings.adjudication {
-            let score = answer.last_info.and_then(|info| info.score).map(centipawns);
+            let score = last_score.map(centipawns);
             match score {
                 Some(cp) if cp.abs() >= adj.score => {
                     let sente_view = if side == Color::Sente {

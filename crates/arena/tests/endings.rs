@@ -190,7 +190,7 @@ fn malformed_bestmove_loses() {
         "startpos",
         &["--tc", "movetime=100"],
         "1-0",
-        "malformed bestmove 'banana'",
+        "malformed line 'bestmove banana'",
     );
 }
 

@@ -11,11 +11,10 @@
 //!    against gogo; every move of the saved game (XBoard's SAN) is checked with the rules crate
 //!    and the result against the rules' verdict.
 
+use gogo_protocol::LineProcess;
 use gogo_rules::{Color, Game, Move, Outcome, Position, RuleSet};
-use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// XBoard's description of minishogi: the piece-to-character table that gives it holdings for
@@ -104,53 +103,31 @@ fn move_to_xboard(usi: &str) -> String {
 /// One `uci2wb -s gogo` process, spoken to as XBoard speaks to an engine.
 struct Cecp {
     name: &'static str,
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+    process: LineProcess,
     log: Vec<String>,
 }
 
 impl Cecp {
     fn start(name: &'static str) -> Cecp {
-        let mut child = Command::new(uci2wb())
-            .arg("-s")
-            .arg(gogo())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
+        let process = LineProcess::spawn(uci2wb(), [PathBuf::from("-s"), gogo()])
             .expect("uci2wb runs (scripts/xboard-e2e.sh installs it)");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
         Cecp {
             name,
-            child,
-            stdin,
-            lines,
+            process,
             log: Vec::new(),
         }
     }
 
     fn send(&mut self, line: &str) {
         self.log.push(format!("> {line}"));
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
+        self.process.send_line(line).unwrap();
     }
 
     /// Lines until one satisfies `done`, which is returned.
     fn until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> String {
         let deadline = Instant::now() + timeout;
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
+            match self.process.recv_line(deadline) {
                 Ok(line) => {
                     self.log.push(format!("< {line}"));
                     if done(&line) {
@@ -217,14 +194,9 @@ impl Cecp {
 
     fn quit(mut self) {
         self.send("quit");
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
+        if self.process.wait_exit(Duration::from_secs(5)).is_none() {
+            self.process.kill();
         }
-        let _ = self.child.kill();
     }
 }
 

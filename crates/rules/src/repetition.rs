@@ -33,7 +33,7 @@ impl RepetitionRule {
         let last = in_check.len().saturating_sub(1);
         let mut always_checked = [true, true]; // by colour index
         for k in 0..last {
-            let mover = if (last - k) % 2 == 0 {
+            let mover = if (last - k).is_multiple_of(2) {
                 side_to_move
             } else {
                 !side_to_move

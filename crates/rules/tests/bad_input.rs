@@ -2,7 +2,7 @@
 
 use gogo_rules::{
     parse_usi_position, Color, Move, MoveError, ParseMoveError, ParseSfenError, PieceKind,
-    Position, PositionError, SfenError, SfenField, Square,
+    Position, PositionError, SfenError, SfenField,
 };
 
 fn parse_err(field: SfenField, reason: &str) -> SfenError {

@@ -4,10 +4,11 @@
 //! Every bad line (unknown command, bad option value, malformed or illegal `position`) is
 //! answered with an `info string` and changes nothing.
 
-use crate::protocol::{
-    EngineMessage, GoCommand, GuiCommand, Info, InfoScore, OptionKind, PositionSetup, ScoreBound,
+use gogo_protocol::{
+    BestMove, Checkmate, EngineMessage, GoCommand, GuiCommand, Info, InfoScore, OptionKind,
+    PositionSetup, ScoreBound,
 };
-use gogo_rules::{parse_usi_position, Position, RuleSet};
+use gogo_rules::{Move, MoveError, Position, RuleSet, SfenError};
 use gogo_search::tt::Bound;
 use gogo_search::{
     search, History, Score, SearchControl, SearchInfo, SearchJob, SearchLimits, SearchOptions,
@@ -121,8 +122,9 @@ struct RunningSearch {
     answered: Arc<AtomicBool>,
 }
 
-/// The engine state between commands.
-pub struct Engine {
+/// The engine as a GUI sees it: the state between commands (position, options, table) and
+/// the search running in the background.
+pub struct UsiEngine {
     out: Output,
     options: Options,
     tt: Arc<TranspositionTable>,
@@ -142,13 +144,13 @@ fn parse_bool(value: &str) -> Option<bool> {
     }
 }
 
-impl Engine {
+impl UsiEngine {
     /// An engine writing to `out`. The hash table is allocated now (small by default) and
     /// again at `isready` after a size change.
-    pub fn new(out: Output) -> Engine {
+    pub fn new(out: Output) -> UsiEngine {
         let options = Options::default();
         let tt = TranspositionTable::new(options.hash_mb).expect("the default table fits");
-        Engine {
+        UsiEngine {
             out,
             tt_size_mb: options.hash_mb,
             options,
@@ -250,25 +252,9 @@ impl Engine {
         ));
     }
 
-    fn set_position(&mut self, setup: &PositionSetup, moves: &[String]) {
-        let mut text = match setup {
-            PositionSetup::Startpos => "startpos".to_string(),
-            PositionSetup::Sfen(s) => format!("sfen {s}"),
-        };
-        if !moves.is_empty() {
-            text.push_str(" moves ");
-            text.push_str(&moves.join(" "));
-        }
-        match parse_usi_position(&text) {
-            Ok((start, moves)) => {
-                let mut positions = Vec::with_capacity(moves.len() + 1);
-                positions.push(start);
-                for mv in moves {
-                    let next = positions.last().expect("start").played(mv);
-                    positions.push(next);
-                }
-                self.positions = positions;
-            }
+    fn set_position(&mut self, setup: &PositionSetup, moves: &[Move]) {
+        match positions_after(setup, moves) {
+            Ok(positions) => self.positions = positions,
             Err(e) => self
                 .out
                 .info_string(&format!("error: position not changed: {e}")),
@@ -369,7 +355,8 @@ impl Engine {
             return;
         }
         if go.mate.is_some() {
-            self.out.send(&EngineMessage::CheckmateNotImplemented);
+            self.out
+                .send(&EngineMessage::Checkmate(Checkmate::NotImplemented));
             return;
         }
         if self.search.is_some() {
@@ -380,7 +367,7 @@ impl Engine {
             self.stop_search();
         }
         self.apply_hash_size();
-        let limits = Engine::limits_from(&go);
+        let limits = UsiEngine::limits_from(&go);
         let options = SearchOptions {
             threads: self.options.threads,
             multipv: self.options.multipv,
@@ -415,7 +402,7 @@ impl Engine {
                 let report = |info: SearchInfo| out.send(&EngineMessage::Info(info_line(&info)));
                 let result = search(&job, &tt, &thread_control, &mut tds, &report);
                 out.send(&EngineMessage::BestMove {
-                    best: result.best,
+                    best: result.best.map_or(BestMove::Resign, BestMove::Move),
                     ponder: result.ponder,
                 });
                 thread_answered.store(true, Ordering::SeqCst);
@@ -457,10 +444,28 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for UsiEngine {
     fn drop(&mut self) {
         self.stop_search();
     }
+}
+
+/// The start position and every position after it, each move checked for legality.
+fn positions_after(setup: &PositionSetup, moves: &[Move]) -> Result<Vec<Position>, SfenError> {
+    let mut positions = Vec::with_capacity(moves.len() + 1);
+    positions.push(setup.position()?);
+    for (i, &mv) in moves.iter().enumerate() {
+        let pos = positions.last().expect("the start");
+        if !pos.is_legal(mv) {
+            return Err(SfenError::Move {
+                index: i + 1,
+                error: MoveError::Illegal(mv),
+            });
+        }
+        let next = pos.played(mv);
+        positions.push(next);
+    }
+    Ok(positions)
 }
 
 /// The `info` line for a search report.
@@ -496,7 +501,7 @@ pub fn info_line(info: &SearchInfo) -> Info {
 /// replaced, so such a line is reported as unknown rather than ending the loop.
 pub fn run() {
     let out = Output::new(Box::new(std::io::stdout()));
-    let mut engine = Engine::new(out);
+    let mut engine = UsiEngine::new(out);
     let stdin = std::io::stdin();
     let mut reader = stdin.lock();
     let mut buffer = Vec::new();

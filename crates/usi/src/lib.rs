@@ -1,11 +1,9 @@
-//! The gogo USI front end: typed protocol messages ([`protocol`]) and the engine loop
-//! ([`engine`]). The `gogo` binary is a thin wrapper around these.
+//! The gogo USI front end: the engine loop ([`engine`]) that reads [`gogo_protocol`]
+//! commands and answers them with the search. The `gogo` binary is a thin wrapper around it.
 
 #![warn(missing_docs)]
 
 pub mod engine;
-pub mod fuzz_checks;
-pub mod protocol;
 
 use gogo_rules::{perft, Position};
 use std::io::Write;

@@ -3,11 +3,11 @@
 
 mod common;
 
-use common::{ms, secs, Engine};
+use common::{ms, secs, Gogo};
 use gogo_rules::Position;
 
 /// The engine is still healthy: `readyok`, then a legal move from the start position.
-fn still_plays(e: &mut Engine) {
+fn still_plays(e: &mut Gogo) {
     e.ready();
     e.send("position startpos");
     e.send("go depth 3");
@@ -16,7 +16,7 @@ fn still_plays(e: &mut Engine) {
 
 #[test]
 fn commands_in_any_order() {
-    let mut e = Engine::start();
+    let mut e = Gogo::start();
     // go before usi, isready or position: searches the start position.
     e.send("go depth 2");
     e.bestmove_in(&Position::startpos(), secs(10));
@@ -62,7 +62,7 @@ fn commands_in_any_order() {
 
 #[test]
 fn quit_during_a_search() {
-    let mut e = Engine::start();
+    let mut e = Gogo::start();
     e.handshake();
     e.send("setoption name Threads value 3");
     e.send("go infinite");
@@ -72,7 +72,7 @@ fn quit_during_a_search() {
 
 #[test]
 fn odd_bytes_and_lines() {
-    let mut e = Engine::start();
+    let mut e = Gogo::start();
     e.handshake();
     e.send_bytes(b"\n\n   \n\t\n");
     e.send_bytes(b"isready\r\n");
@@ -96,7 +96,7 @@ fn odd_bytes_and_lines() {
 
 #[test]
 fn absurd_options() {
-    let mut e = Engine::start();
+    let mut e = Gogo::start();
     e.handshake();
     // More memory than the machine has: refused at isready, the old table kept.
     e.send("setoption name USI_Hash value 1048576");

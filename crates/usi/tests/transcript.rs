@@ -2,9 +2,9 @@
 
 mod common;
 
-use common::{ms, secs, Engine};
+use common::{ms, secs, Gogo};
+use gogo_protocol::{EngineMessage, InfoScore};
 use gogo_rules::Position;
-use gogo_usi::protocol::{EngineMessage, InfoScore};
 use std::time::Instant;
 
 fn last_score(lines: &[String]) -> Option<InfoScore> {
@@ -19,7 +19,7 @@ fn last_score(lines: &[String]) -> Option<InfoScore> {
 
 #[test]
 fn handshake_lists_every_option() {
-    let mut e = Engine::start();
+    let mut e = Gogo::start();
     e.send("usi");
     let lines = e.expect("usiok", secs(5));
     assert!(lines[0].starts_with("id name gogo"));
@@ -50,7 +50,7 @@ fn handshake_lists_every_option() {
 
 #[test]
 fn every_kind_of_limit_ends_with_a_legal_bestmove() {
-    let mut e = Engine::start();
+    let mut e = Gogo::start();
     e.handshake();
     let start = Position::startpos();
     let after = start.played(start.parse_move("5d5c").unwrap());
@@ -110,7 +110,7 @@ fn every_kind_of_limit_ends_with_a_legal_bestmove() {
 
 #[test]
 fn stop_ends_an_infinite_search_at_once() {
-    let mut e = Engine::start();
+    let mut e = Gogo::start();
     e.handshake();
     let pos = Position::startpos();
     for wait in [0u64, 5, 300] {
@@ -130,7 +130,7 @@ fn stop_ends_an_infinite_search_at_once() {
 
 #[test]
 fn ponder_then_ponderhit_and_ponder_then_stop() {
-    let mut e = Engine::start();
+    let mut e = Gogo::start();
     e.handshake();
     e.send("setoption name USI_Ponder value true");
     let pos = Position::from_sfen("rbsgk/4p/P4/5/KGSBR w - 2").unwrap();
@@ -152,7 +152,7 @@ fn ponder_then_ponderhit_and_ponder_then_stop() {
 
 #[test]
 fn gameover_then_a_new_game() {
-    let mut e = Engine::start();
+    let mut e = Gogo::start();
     e.handshake();
     e.send("position startpos");
     e.send("go depth 3");
@@ -170,7 +170,7 @@ fn gameover_then_a_new_game() {
 
 #[test]
 fn bad_input_is_reported_and_changes_nothing() {
-    let mut e = Engine::start();
+    let mut e = Gogo::start();
     e.handshake();
     e.send("position startpos moves 5d5c");
     let before = e.current_sfen();
@@ -215,7 +215,7 @@ fn bad_input_is_reported_and_changes_nothing() {
 
 #[test]
 fn no_legal_move_resigns() {
-    let mut e = Engine::start();
+    let mut e = Gogo::start();
     e.handshake();
     // Gote's lone king on 5a has no move and is not in check.
     e.send("position sfen k4/2S2/1G3/5/4K w - 1");
@@ -226,7 +226,7 @@ fn no_legal_move_resigns() {
 
 #[test]
 fn finds_mates_in_one_three_and_five() {
-    let mut e = Engine::start();
+    let mut e = Gogo::start();
     e.handshake();
     for (sfen, plies) in [
         ("k4/2S2/1G3/5/4K b G 1", 1),
@@ -252,7 +252,7 @@ fn finds_mates_in_one_three_and_five() {
 
 #[test]
 fn go_perft_and_d_and_go_mate() {
-    let mut e = Engine::start();
+    let mut e = Gogo::start();
     e.handshake();
     e.send("position startpos");
     e.send("go perft 3");
@@ -280,7 +280,7 @@ fn go_perft_and_d_and_go_mate() {
 
 #[test]
 fn multipv_reports_several_lines() {
-    let mut e = Engine::start();
+    let mut e = Gogo::start();
     e.handshake();
     e.send("setoption name MultiPV value 3");
     e.send("position startpos");
@@ -298,7 +298,7 @@ fn multipv_reports_several_lines() {
 
 #[test]
 fn several_threads_play_legal_moves() {
-    let mut e = Engine::start();
+    let mut e = Gogo::start();
     e.send("setoption name Threads value 4");
     e.handshake();
     let pos = Position::from_sfen("3k1/G4/4g/PK1b1/5 w 2S1B1R1r1p 1").unwrap();
@@ -313,7 +313,7 @@ fn several_threads_play_legal_moves() {
 fn what_uci2wb_sends_for_xboard_is_understood() {
     // UCI2WB (the adapter XBoard uses for USI engines) turns XBoard's `hard`/`easy` into
     // `USI_Ponder` 1/0 and a classical `level 40 5 0` into `movestogo`.
-    let mut e = Engine::start();
+    let mut e = Gogo::start();
     e.handshake();
     e.send("setoption name USI_Ponder value 1");
     e.send("setoption name USI_Ponder value 0");

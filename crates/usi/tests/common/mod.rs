@@ -1,66 +1,39 @@
-//! Talks USI to the built `gogo` binary.
+//! Talks USI to the built `gogo` binary, line by line, keeping a transcript for failures.
 #![allow(dead_code)]
 
+use gogo_protocol::LineProcess;
 use gogo_rules::{Move, Position};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-pub struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+/// The `gogo` binary under test.
+pub struct Gogo {
+    process: LineProcess,
     pub transcript: Vec<String>,
 }
 
-impl Engine {
-    pub fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_gogo"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("gogo starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines: rx,
+impl Gogo {
+    pub fn start() -> Gogo {
+        let no_args: [&str; 0] = [];
+        Gogo {
+            process: LineProcess::spawn(env!("CARGO_BIN_EXE_gogo"), no_args).expect("gogo starts"),
             transcript: Vec::new(),
         }
     }
 
     pub fn send(&mut self, line: &str) {
         self.transcript.push(format!(">> {line}"));
-        let _ = writeln!(self.stdin, "{line}");
-        let _ = self.stdin.flush();
+        let _ = self.process.send_line(line);
     }
 
     pub fn send_bytes(&mut self, bytes: &[u8]) {
-        let _ = self.stdin.write_all(bytes);
-        let _ = self.stdin.flush();
+        let _ = self.process.send_bytes(bytes);
     }
 
     /// The next line, waiting at most `timeout`.
     pub fn next_line(&mut self, timeout: Duration) -> Option<String> {
-        match self.lines.recv_timeout(timeout) {
-            Ok(line) => {
-                self.transcript.push(format!("<< {line}"));
-                Some(line)
-            }
-            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
-        }
+        let line = self.process.recv_line(Instant::now() + timeout).ok()?;
+        self.transcript.push(format!("<< {line}"));
+        Some(line)
     }
 
     /// Lines up to and including the first that starts with `prefix`.
@@ -135,20 +108,9 @@ impl Engine {
 
     pub fn quit(mut self) -> std::process::ExitStatus {
         self.send("quit");
-        let deadline = Instant::now() + Duration::from_secs(5);
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            assert!(Instant::now() < deadline, "gogo did not quit");
-            std::thread::sleep(Duration::from_millis(5));
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
+        self.process
+            .wait_exit(Duration::from_secs(5))
+            .expect("gogo quits")
     }
 }
 
@@ -158,20 +120,4 @@ pub fn secs(n: u64) -> Duration {
 
 pub fn ms(n: u64) -> Duration {
     Duration::from_millis(n)
-}
-
-/// A small deterministic generator (xorshift64*), so that failures reproduce.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
-    }
 }

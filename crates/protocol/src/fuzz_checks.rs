@@ -1,7 +1,7 @@
 //! Invariant check for the USI line parser, driven by arbitrary bytes: the body of the fuzz
 //! target `usi_line`, also run over its kept corpus by `cargo test`.
 
-use crate::protocol::{EngineMessage, GuiCommand};
+use crate::{EngineMessage, GuiCommand};
 
 /// Whatever parses as a GUI command or an engine message writes out and parses back to the
 /// same value.

@@ -6,7 +6,7 @@ fn usi_line_corpus() {
     let mut n = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let data = std::fs::read(entry.unwrap().path()).unwrap();
-        gogo_usi::fuzz_checks::check_usi_line(&data);
+        gogo_protocol::fuzz_checks::check_usi_line(&data);
         n += 1;
     }
     assert!(n >= 5, "{n}");

@@ -1,0 +1,390 @@
+//! The GUI's side of USI: [`EngineClient`] starts an engine as a child process, completes the
+//! handshake, and from then on speaks only typed messages, with a deadline on every wait.
+
+use crate::engine_message::{BestMove, Checkmate, EngineMessage, OptionKind};
+use crate::gui_command::GuiCommand;
+use crate::info::Info;
+use crate::process::{LineProcess, RecvError};
+use gogo_rules::Move;
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// How to start an engine and what to set once it is up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// The name used in results and records.
+    pub name: String,
+    /// The program to run.
+    pub program: String,
+    /// Its command-line arguments.
+    pub args: Vec<String>,
+    /// `setoption` pairs sent after `usiok`, in order.
+    pub options: Vec<(String, String)>,
+}
+
+impl EngineSpec {
+    /// A spec for `program` without arguments or options, named after the program file.
+    pub fn new(program: impl Into<String>) -> EngineSpec {
+        let program = program.into();
+        EngineSpec {
+            name: program_name(&program),
+            program,
+            args: Vec::new(),
+            options: Vec::new(),
+        }
+    }
+
+    /// The value this spec sets for option `name` (USI option names ignore case), if any.
+    pub fn option(&self, name: &str) -> Option<&str> {
+        self.options
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+fn program_name(program: &str) -> String {
+    program
+        .rsplit('/')
+        .next()
+        .filter(|n| !n.is_empty())
+        .unwrap_or("engine")
+        .to_string()
+}
+
+/// Engine spec text that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseEngineSpecError {
+    /// A part is not `key=value`.
+    NotKeyValue(String),
+    /// A key that specs do not have.
+    UnknownKey(String),
+    /// No `cmd=`.
+    MissingCommand,
+}
+
+impl fmt::Display for ParseEngineSpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseEngineSpecError::NotKeyValue(part) => {
+                write!(f, "engine: '{part}' is not key=value")
+            }
+            ParseEngineSpecError::UnknownKey(key) => write!(
+                f,
+                "engine: unknown key '{key}' (name, cmd, arg, option.NAME)"
+            ),
+            ParseEngineSpecError::MissingCommand => f.write_str("engine: cmd= is missing"),
+        }
+    }
+}
+
+impl std::error::Error for ParseEngineSpecError {}
+
+impl std::str::FromStr for EngineSpec {
+    type Err = ParseEngineSpecError;
+
+    /// Reads `name=N,cmd=PROGRAM[,arg=A]...[,option.NAME=VALUE]...` (commas or `;`), e.g.
+    /// `name=fsf,cmd=/usr/games/fairy-stockfish,option.UCI_Variant=minishogi`. The name
+    /// defaults to the program's file name.
+    fn from_str(text: &str) -> Result<EngineSpec, ParseEngineSpecError> {
+        let mut name = None;
+        let mut program = None;
+        let mut args = Vec::new();
+        let mut options = Vec::new();
+        for part in text
+            .split([',', ';'])
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+        {
+            let (key, value) = part
+                .split_once('=')
+                .ok_or_else(|| ParseEngineSpecError::NotKeyValue(part.to_string()))?;
+            match key {
+                "name" => name = Some(value.to_string()),
+                "cmd" => program = Some(value.to_string()),
+                "arg" => args.push(value.to_string()),
+                _ => match key.strip_prefix("option.") {
+                    Some(option) if !option.is_empty() => {
+                        options.push((option.to_string(), value.to_string()))
+                    }
+                    _ => return Err(ParseEngineSpecError::UnknownKey(key.to_string())),
+                },
+            }
+        }
+        let program = program.ok_or(ParseEngineSpecError::MissingCommand)?;
+        Ok(EngineSpec {
+            name: name.unwrap_or_else(|| program_name(&program)),
+            program,
+            args,
+            options,
+        })
+    }
+}
+
+/// Why an engine failed to answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClientError {
+    /// No answer before the deadline.
+    Timeout,
+    /// The process ended (or closed its output).
+    Crashed,
+    /// A line that should have been the answer could not be read.
+    Malformed(String),
+    /// The process could not be started.
+    Start(String),
+}
+
+impl fmt::Display for ClientError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClientError::Timeout => f.write_str("no answer in time"),
+            ClientError::Crashed => f.write_str("the engine process ended"),
+            ClientError::Malformed(line) => write!(f, "malformed line '{line}'"),
+            ClientError::Start(e) => f.write_str(e),
+        }
+    }
+}
+
+impl std::error::Error for ClientError {}
+
+impl From<RecvError> for ClientError {
+    fn from(e: RecvError) -> ClientError {
+        match e {
+            RecvError::Timeout => ClientError::Timeout,
+            RecvError::Closed => ClientError::Crashed,
+        }
+    }
+}
+
+/// The answer to `go` (or to `stop` or `ponderhit` after `go ponder`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BestMoveAnswer {
+    /// The move, unchecked against the position: the caller judges it.
+    pub best: BestMove,
+    /// The reply the engine expects, unchecked.
+    pub ponder: Option<Move>,
+}
+
+/// A line from the engine that is not a USI message, with the reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnreadableLine {
+    /// The line as sent.
+    pub line: String,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+/// A USI engine in a child process.
+pub struct EngineClient {
+    spec: EngineSpec,
+    process: LineProcess,
+    offered: Vec<(String, OptionKind)>,
+    id_name: Option<String>,
+}
+
+impl EngineClient {
+    /// Starts the engine, reads its `usi` answer, sends the spec's options and waits for
+    /// `readyok`, all within `timeout`.
+    pub fn start(spec: &EngineSpec, timeout: Duration) -> Result<EngineClient, ClientError> {
+        let process = LineProcess::spawn(&spec.program, &spec.args)
+            .map_err(|e| ClientError::Start(format!("cannot start '{}': {e}", spec.program)))?;
+        let mut client = EngineClient {
+            spec: spec.clone(),
+            process,
+            offered: Vec::new(),
+            id_name: None,
+        };
+        client.send(&GuiCommand::Usi)?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            match client.next_message(deadline)? {
+                Ok(EngineMessage::UsiOk) => break,
+                Ok(EngineMessage::Option { name, kind }) => client.offered.push((name, kind)),
+                Ok(EngineMessage::IdName(name)) => client.id_name = Some(name),
+                _ => {}
+            }
+        }
+        for (name, value) in spec.options.clone() {
+            client.set_option(&name, &value)?;
+        }
+        client.ready(timeout)?;
+        Ok(client)
+    }
+
+    /// How it was started.
+    pub fn spec(&self) -> &EngineSpec {
+        &self.spec
+    }
+
+    /// The name it gave in `id name`, if any.
+    pub fn id_name(&self) -> Option<&str> {
+        self.id_name.as_deref()
+    }
+
+    /// The options it offered in its `usi` answer.
+    pub fn offered_options(&self) -> &[(String, OptionKind)] {
+        &self.offered
+    }
+
+    /// Whether it offered an option of this name.
+    pub fn offers(&self, name: &str) -> bool {
+        self.offered.iter().any(|(n, _)| n == name)
+    }
+
+    /// Whether a game should let it ponder: its spec sets `USI_Ponder` to true.
+    pub fn ponders(&self) -> bool {
+        self.spec
+            .option("USI_Ponder")
+            .is_some_and(|v| v.eq_ignore_ascii_case("true"))
+    }
+
+    /// Sends one command.
+    pub fn send(&mut self, command: &GuiCommand) -> Result<(), ClientError> {
+        log::trace!("{} << {command}", self.spec.name);
+        self.process
+            .send_line(&command.to_string())
+            .map_err(|_| ClientError::Crashed)
+    }
+
+    /// `setoption name <name> value <value>`.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), ClientError> {
+        self.send(&GuiCommand::SetOption {
+            name: name.to_string(),
+            value: Some(value.to_string()),
+        })
+    }
+
+    /// `isready`, then waits up to `timeout` for `readyok`.
+    pub fn ready(&mut self, timeout: Duration) -> Result<(), ClientError> {
+        self.send(&GuiCommand::IsReady)?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Ok(EngineMessage::ReadyOk) = self.next_message(deadline)? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// The next line from the engine, read as a message, waiting until `deadline` at most.
+    pub fn next_message(
+        &mut self,
+        deadline: Instant,
+    ) -> Result<Result<EngineMessage, UnreadableLine>, ClientError> {
+        let line = self.process.recv_line(deadline)?;
+        log::trace!("{} >> {line}", self.spec.name);
+        Ok(line
+            .parse()
+            .map_err(|e: crate::ParseMessageError| UnreadableLine {
+                line: line.clone(),
+                reason: e.0,
+            }))
+    }
+
+    /// Waits until `deadline` for `bestmove` (after `go`, `ponderhit` or `stop`), handing
+    /// every `info` line to `on_info` as it arrives. A `bestmove` line that cannot be read
+    /// is [`ClientError::Malformed`]; other unreadable lines are skipped.
+    pub fn wait_bestmove(
+        &mut self,
+        deadline: Instant,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Result<BestMoveAnswer, ClientError> {
+        loop {
+            match self.next_message(deadline)? {
+                Ok(EngineMessage::BestMove { best, ponder }) => {
+                    return Ok(BestMoveAnswer { best, ponder })
+                }
+                Ok(EngineMessage::Info(info)) => on_info(&info),
+                Err(unreadable) if first_word(&unreadable.line) == "bestmove" => {
+                    return Err(ClientError::Malformed(unreadable.line))
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Waits until `deadline` for the `checkmate` answer to `go mate`, handing every `info`
+    /// line to `on_info`.
+    pub fn wait_checkmate(
+        &mut self,
+        deadline: Instant,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Result<Checkmate, ClientError> {
+        loop {
+            match self.next_message(deadline)? {
+                Ok(EngineMessage::Checkmate(answer)) => return Ok(answer),
+                Ok(EngineMessage::Info(info)) => on_info(&info),
+                Err(unreadable) if first_word(&unreadable.line) == "checkmate" => {
+                    return Err(ClientError::Malformed(unreadable.line))
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Whether the process is still running.
+    pub fn is_alive(&mut self) -> bool {
+        self.process.is_running()
+    }
+
+    /// Asks the engine to quit, and ends the process if it has not within half a second.
+    pub fn shutdown(mut self) {
+        let _ = self.send(&GuiCommand::Quit);
+        if self.process.wait_exit(Duration::from_millis(500)).is_none() {
+            self.process.kill();
+        }
+    }
+}
+
+fn first_word(line: &str) -> &str {
+    line.split_whitespace().next().unwrap_or("")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_specs() {
+        let spec: EngineSpec =
+            "name=fsf,cmd=/usr/games/fairy-stockfish,arg=-x,option.UCI_Variant=minishogi"
+                .parse()
+                .unwrap();
+        assert_eq!(
+            spec,
+            EngineSpec {
+                name: "fsf".into(),
+                program: "/usr/games/fairy-stockfish".into(),
+                args: vec!["-x".into()],
+                options: vec![("UCI_Variant".into(), "minishogi".into())],
+            }
+        );
+        assert_eq!(spec.option("uci_variant"), Some("minishogi"));
+        let unnamed: EngineSpec = "cmd=target/release/gogo".parse().unwrap();
+        assert_eq!(unnamed.name, "gogo");
+        assert_eq!(
+            "name=x".parse::<EngineSpec>(),
+            Err(ParseEngineSpecError::MissingCommand)
+        );
+        assert_eq!(
+            "cmd=a,colour=red".parse::<EngineSpec>(),
+            Err(ParseEngineSpecError::UnknownKey("colour".into()))
+        );
+        assert_eq!(
+            "cmd=a,option.=1".parse::<EngineSpec>(),
+            Err(ParseEngineSpecError::UnknownKey("option.".into()))
+        );
+        assert_eq!(
+            "cmd".parse::<EngineSpec>(),
+            Err(ParseEngineSpecError::NotKeyValue("cmd".into()))
+        );
+    }
+
+    #[test]
+    fn a_program_that_is_not_there_is_a_start_error() {
+        let spec = EngineSpec::new("/nonexistent/engine");
+        assert!(matches!(
+            EngineClient::start(&spec, Duration::from_secs(1)),
+            Err(ClientError::Start(_))
+        ));
+    }
+}
