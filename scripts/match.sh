@@ -33,15 +33,8 @@ spec_base() {
   case "$1" in
     gogo) echo "name=gogo,cmd=$PWD/target/release/gogo" ;;
     gogo@*)
-      local rev=${1#gogo@} sha
-      sha=$(git rev-parse --short "$rev")
-      local dir="$GOGO_REF_DIR/builds/$sha"
-      if [ ! -x "$dir/target/release/gogo" ]; then
-        rm -rf "$dir"; mkdir -p "$(dirname "$dir")"
-        git worktree add -f --detach "$dir" "$sha" >&2
-        (cd "$dir" && cargo build --release -q -p gogo-usi) >&2
-      fi
-      echo "name=gogo-$sha,cmd=$dir/target/release/gogo" ;;
+      local rev=${1#gogo@}
+      echo "name=gogo-$(git rev-parse --short "$rev"),cmd=$(gogo_at "$rev")" ;;
     fairy) need_fairy; echo "name=fairy-stockfish,cmd=$FAIRY,option.UCI_Variant=minishogi,option.Threads=1" ;;
     *=*) echo "$1" ;;
     *) echo "unknown engine shortcut '$1'" >&2; exit 2 ;;

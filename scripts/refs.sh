@@ -19,6 +19,20 @@ need_fairy() {
   export FAIRY
 }
 
+# gogo built at a git revision (cached in $GOGO_REF_DIR/builds); prints the binary's path.
+gogo_at() {
+  local sha dir
+  sha=$(git rev-parse --short "$1")
+  dir="$GOGO_REF_DIR/builds/$sha"
+  if [ ! -x "$dir/target/release/gogo" ]; then
+    rm -rf "$dir"; mkdir -p "$(dirname "$dir")"
+    git worktree prune
+    git worktree add -f --detach "$dir" "$sha" >&2
+    (cd "$dir" && cargo build --release -q -p gogo-usi) >&2
+  fi
+  echo "$dir/target/release/gogo"
+}
+
 need_minishogilib() {
   python3 -c 'import minishogilib' 2>/dev/null || pip install -q minishogilib >&2
 }

@@ -1,8 +1,11 @@
 //! `gogo bench`: a fixed list of positions searched to a fixed depth. At one thread the node
 //! count is deterministic: a signature of the search that changes only when the search does.
 
-use crate::search::{search, History, SearchControl, SearchJob, SearchOptions};
-use crate::thread::ThreadData;
+use crate::control::SearchControl;
+use crate::game_history::GameHistory;
+use crate::job::{SearchJob, SearchOptions};
+use crate::thread::search;
+use crate::thread_data::ThreadData;
 use crate::time::SearchLimits;
 use crate::tt::TranspositionTable;
 use gogo_rules::Position;
@@ -75,7 +78,7 @@ pub fn run(
         tt.clear();
         let job = SearchJob {
             root: pos.clone(),
-            history: History::from_positions(std::slice::from_ref(&pos)),
+            history: GameHistory::from_positions(std::slice::from_ref(&pos)),
             limits: SearchLimits {
                 depth: Some(depth),
                 ..Default::default()

@@ -5,23 +5,35 @@
 //! reductions and futility pruning; a staged move picker; a lock-free transposition table
 //! shared by Lazy SMP threads; and a hand-aware evaluation whose weights live in one module.
 
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod bench;
+pub mod control;
 pub mod eval;
+pub mod evaluator;
+pub mod game_history;
+pub mod history;
+pub mod job;
 pub mod movepick;
-pub mod search;
+pub mod params;
+pub mod report;
+mod search;
 pub mod see;
 pub mod thread;
+pub mod thread_data;
 pub mod time;
 pub mod tt;
 pub mod value;
 pub mod weights;
 
-pub use search::{
-    search, History, SearchControl, SearchInfo, SearchJob, SearchOptions, SearchResult,
-};
-pub use thread::ThreadData;
+pub use control::SearchControl;
+pub use evaluator::Evaluator;
+pub use game_history::GameHistory;
+pub use job::{SearchJob, SearchOptions};
+pub use report::{SearchInfo, SearchResult};
+pub use thread::search;
+pub use thread_data::ThreadData;
 pub use time::{SearchLimits, TimeBudget};
 pub use tt::TranspositionTable;
 pub use value::Score;

@@ -1,9 +1,12 @@
 //! The staged move picker: moves come out stage by stage, each stage generated only when
 //! reached, so a cutoff on the transposition-table move costs no generation at all.
 
+use crate::history::PieceTo;
+use crate::params::{
+    board_value, capture_gain, EVASION_NOISY_BONUS, MVV_MULTIPLIER, PROMOTION_ORDER_BONUS,
+};
 use crate::see::see;
-use crate::thread::{piece_to, ThreadData};
-use crate::weights::{board_value, capture_gain};
+use crate::thread_data::ThreadData;
 use gogo_rules::attacks::attacks;
 use gogo_rules::{Move, MoveList, Position, MAX_MOVES};
 
@@ -52,8 +55,8 @@ pub struct MovePicker {
     bad: Vec<Move>,
     bad_next: usize,
     killer_index: usize,
-    /// The [`crate::thread::piece_to`] indices of the moves one and two plies back.
-    continuation: [Option<usize>; 2],
+    /// The moves one and two plies back, for continuation history.
+    continuation: [Option<PieceTo>; 2],
     /// Quiescence: whether to add quiet checks after the captures.
     quiet_checks: bool,
 }
@@ -63,14 +66,14 @@ fn is_noisy(pos: &Position, mv: Move) -> bool {
 }
 
 impl MovePicker {
-    /// A picker for a full-width node. `continuation` holds the
-    /// [`crate::thread::piece_to`] indices of the moves one and two plies back.
+    /// A picker for a full-width node. `continuation` holds the moves one and two plies
+    /// back.
     pub fn new(
         pos: &Position,
         tt_move: Option<Move>,
         killers: [Option<Move>; 2],
         countermove: Option<Move>,
-        continuation: [Option<usize>; 2],
+        continuation: [Option<PieceTo>; 2],
     ) -> MovePicker {
         let mut picker = MovePicker::build(pos, tt_move, killers, countermove, false);
         picker.continuation = continuation;
@@ -79,15 +82,12 @@ impl MovePicker {
 
     /// The ordering score of a quiet move: butterfly plus continuation histories.
     fn quiet_score(&self, pos: &Position, td: &ThreadData, mv: Move) -> i32 {
-        let color = pos.side_to_move();
-        let mut score = td.history(color, mv);
-        if let Some(kind) = pos.moved_kind(mv) {
-            let index = piece_to(color, kind, mv);
-            for from in self.continuation.iter().flatten() {
-                score += td.continuation(*from, index);
-            }
-        }
-        score
+        td.quiet_score(
+            pos.side_to_move(),
+            mv,
+            PieceTo::of_move(pos, mv),
+            &self.continuation,
+        )
     }
 
     /// A picker for quiescence search: captures and promotions only, unless in check;
@@ -99,7 +99,8 @@ impl MovePicker {
         picker
     }
 
-    /// Whether the quiet move `mv` gives a direct check and does not simply hang the piece.
+    /// Whether the quiet checking move `mv` checks with the moved or dropped piece itself and
+    /// does not simply hang it. (Quiescence leaves discovered checks to the full search.)
     fn is_safe_quiet_check(pos: &Position, mv: Move) -> bool {
         let us = pos.side_to_move();
         let them = !us;
@@ -181,8 +182,12 @@ impl MovePicker {
     fn noisy_score(pos: &Position, mv: Move) -> i32 {
         let victim = pos.captured_piece(mv).map_or(0, |p| capture_gain(p.kind));
         let attacker = pos.moved_kind(mv).map_or(0, board_value);
-        let promotion = if mv.is_promotion() { 300 } else { 0 };
-        victim * 8 - attacker + promotion
+        let promotion = if mv.is_promotion() {
+            PROMOTION_ORDER_BONUS
+        } else {
+            0
+        };
+        victim * MVV_MULTIPLIER - attacker + promotion
     }
 
     /// The next move, or `None` when all have been given.
@@ -280,12 +285,12 @@ impl MovePicker {
                     self.stage = Stage::Done;
                 }
                 Stage::GenerateChecks => {
-                    let mut all = MoveList::new();
-                    pos.generate_legal(&mut all);
+                    let mut checks = MoveList::new();
+                    pos.generate_checks(&mut checks);
                     self.list.clear();
-                    for &mv in all.iter() {
+                    for &mv in checks.iter() {
                         if !is_noisy(pos, mv) && Self::is_safe_quiet_check(pos, mv) {
-                            self.scores[self.list.len()] = td.history(pos.side_to_move(), mv);
+                            self.scores[self.list.len()] = td.history.get(pos.side_to_move(), mv);
                             self.list.push(mv);
                         }
                     }
@@ -302,7 +307,7 @@ impl MovePicker {
                     for i in 0..self.list.len() {
                         let mv = self.list.as_slice()[i];
                         self.scores[i] = if is_noisy(pos, mv) {
-                            1_000_000 + Self::noisy_score(pos, mv)
+                            EVASION_NOISY_BONUS + Self::noisy_score(pos, mv)
                         } else {
                             self.quiet_score(pos, td, mv)
                         };
@@ -342,7 +347,13 @@ mod tests {
             let hint = legal.as_slice().last().copied();
             let bogus: Move = "P*1a".parse().unwrap();
             for (tt, killers) in [(None, [None, None]), (hint, [Some(bogus), hint])] {
-                let mut picker = MovePicker::new(&pos, tt, killers, Some(bogus), [Some(3), None]);
+                let previous = PieceTo::new(
+                    gogo_rules::Color::Sente,
+                    gogo_rules::PieceKind::Gold,
+                    "3c".parse().unwrap(),
+                );
+                let mut picker =
+                    MovePicker::new(&pos, tt, killers, Some(bogus), [Some(previous), None]);
                 let mut seen = Vec::new();
                 while let Some(mv) = picker.next(&pos, &td) {
                     seen.push(mv.bits());

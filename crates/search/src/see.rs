@@ -1,7 +1,7 @@
 //! Static exchange evaluation: the material outcome of the capture sequence on one square,
 //! each side capturing with its least valuable piece and free to stop. Pins are ignored.
 
-use crate::weights::{board_value, capture_gain};
+use crate::params::{board_value, capture_gain};
 use gogo_rules::{Move, MoveKind, PieceKind, Position};
 
 /// The exchange value of `mv` for the side making it, in centipawns.

@@ -1,107 +1,173 @@
-//! Per-thread search state, owned by one [`ThreadData`]: move-ordering histories, killers,
-//! countermoves, the principal variation and counters. Threads share only the
-//! transposition table.
+//! Lazy SMP: the threads of one search, launched together, sharing only the transposition
+//! table and the [`SearchControl`]; then the best thread's answer and the move to ponder.
 
-use crate::value::MAX_PLY;
-use gogo_rules::{Color, Move};
+use crate::control::SearchControl;
+use crate::job::SearchJob;
+use crate::report::{SearchInfo, SearchResult};
+use crate::search::{RootMove, Worker};
+use crate::thread_data::ThreadData;
+use crate::time::TimeBudget;
+use crate::tt::TranspositionTable;
+use crate::value::{mated_in, INFINITE, MATE_IN_MAX_PLY};
+use gogo_rules::{Move, Position};
+use std::sync::atomic::{AtomicU64, Ordering};
 
-/// History scores are kept within this bound (gravity formula).
-pub const HISTORY_MAX: i32 = 16_384;
-
-/// Number of (coloured piece, destination) pairs.
-pub const PIECE_TO: usize = 20 * 25;
-
-/// The (coloured piece, destination) index of a move by `color` moving or dropping `kind`.
-#[inline]
-pub fn piece_to(color: Color, kind: gogo_rules::PieceKind, mv: Move) -> usize {
-    (color.index() * 10 + kind.index()) * 25 + mv.to().index()
+/// The machine's cores, asked once: `available_parallelism` reads cgroup files on Linux,
+/// which is not for every `go`.
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
-/// Everything one search thread owns.
-pub struct ThreadData {
-    /// Thread index; 0 is the main thread, which manages time and reports.
-    pub id: usize,
-    /// Butterfly history by side to move and move encoding.
-    pub history: Vec<[i32; 4096]>,
-    /// Two killer moves per ply.
-    pub killers: [[Option<Move>; 2]; MAX_PLY + 1],
-    /// Continuation history: how good a move (by piece and destination) was after a move
-    /// one or two plies earlier (by piece and destination). See [`piece_to`].
-    pub continuation: Vec<[i32; PIECE_TO]>,
-    /// Countermove by the previous move's encoding.
-    pub countermoves: Vec<Option<Move>>,
-    /// Triangular principal-variation table.
-    pub pv: Vec<Vec<Move>>,
-    /// Nodes searched by this thread.
-    pub nodes: u64,
-    /// Deepest ply reached in this iteration.
-    pub seldepth: usize,
-    /// Depth of the last completed iteration.
-    pub completed_depth: i32,
-    /// Score of the last completed iteration.
-    pub best_score: i32,
-    /// Best root move of the last completed iteration.
-    pub best_move: Option<Move>,
-}
+/// What a thread leaves behind: its data and its root moves in their final order.
+type Finished = (ThreadData, Vec<RootMove>);
 
-impl ThreadData {
-    /// Fresh state for thread `id`.
-    pub fn new(id: usize) -> ThreadData {
-        ThreadData {
-            id,
-            history: vec![[0; 4096]; 2],
-            killers: [[None; 2]; MAX_PLY + 1],
-            continuation: vec![[0; PIECE_TO]; PIECE_TO],
-            countermoves: vec![None; 4096],
-            pv: vec![Vec::new(); MAX_PLY + 2],
+/// Searches `job.root` and returns the best move. `report` receives the main thread's `info`
+/// lines. The threads (one [`ThreadData`] each in `threads`, grown or shrunk to the number
+/// asked for and kept for the next search) share only `tt` and `control`.
+pub fn search(
+    job: &SearchJob,
+    tt: &TranspositionTable,
+    control: &SearchControl,
+    threads: &mut Vec<ThreadData>,
+    report: &dyn Fn(SearchInfo),
+) -> SearchResult {
+    let SearchJob {
+        root,
+        history,
+        limits,
+        options,
+    } = job;
+    let budget = TimeBudget::new(limits, root.side_to_move(), options.move_overhead);
+    let legal = root.legal_moves();
+    if legal.is_empty() {
+        return SearchResult {
+            best: None,
+            ponder: None,
+            score: mated_in(0),
+            depth: 0,
             nodes: 0,
-            seldepth: 0,
-            completed_depth: 0,
-            best_score: 0,
-            best_move: None,
+        };
+    }
+    tt.new_search();
+    let wanted = options.threads.max(1);
+    while threads.len() < wanted {
+        threads.push(ThreadData::new(threads.len()));
+    }
+    threads.truncate(wanted);
+    for td in threads.iter_mut() {
+        td.start_search(-INFINITE);
+    }
+    let node_counts: Vec<AtomicU64> = (0..wanted).map(|_| AtomicU64::new(0)).collect();
+    // The first iteration is ordered as generated, with the table's move first.
+    let mut root_moves: Vec<RootMove> = legal.iter().map(|&mv| RootMove::new(mv)).collect();
+    let tt_move = tt.probe(root.key()).and_then(|e| e.mv);
+    if let Some(i) = root_moves.iter().position(|rm| Some(rm.mv) == tt_move) {
+        root_moves.swap(0, i);
+    }
+    let history = history.clone().ending_at(root);
+    let yield_cpu = wanted > 1 && wanted >= cores();
+    let make_worker = |td: ThreadData| Worker {
+        multipv: if td.id == 0 {
+            options.multipv.max(1)
+        } else {
+            1
+        },
+        td,
+        tt,
+        control,
+        node_counts: &node_counts,
+        limits,
+        budget,
+        rules: options.rules,
+        history: history.clone(),
+        root: root.clone(),
+        root_moves: root_moves.clone(),
+        yield_cpu,
+    };
+
+    let mut taken: Vec<ThreadData> = std::mem::take(threads);
+    let helpers: Vec<ThreadData> = taken.split_off(1);
+    let main_td = taken.pop().expect("main thread data");
+    let (main, helpers_done): (Finished, Vec<Finished>) = std::thread::scope(|scope| {
+        let handles: Vec<_> = helpers
+            .into_iter()
+            .map(|td| {
+                let mut worker = make_worker(td);
+                scope.spawn(move || {
+                    worker.iterate(&|_| {});
+                    (worker.td, worker.root_moves)
+                })
+            })
+            .collect();
+        let mut main = make_worker(main_td);
+        main.iterate(report);
+        // Infinite and ponder searches wait for `stop` (or `ponderhit`) before answering.
+        control.stop();
+        let helpers_done = handles.into_iter().filter_map(|h| h.join().ok()).collect();
+        ((main.td, main.root_moves), helpers_done)
+    });
+    let total: u64 = node_counts
+        .iter()
+        .map(|n| n.load(Ordering::Relaxed))
+        .sum::<u64>()
+        .max(main.0.nodes);
+    let (best_move, best_score, best_depth, best_pv) = best_thread(&main, &helpers_done);
+    *threads = std::iter::once(main.0)
+        .chain(helpers_done.into_iter().map(|(td, _)| td))
+        .collect();
+    threads.sort_by_key(|td| td.id);
+    SearchResult {
+        best: Some(best_move),
+        ponder: ponder_move(root, best_move, &best_pv, tt),
+        score: best_score,
+        depth: best_depth,
+        nodes: total,
+    }
+}
+
+/// The best thread's move, score, depth and PV: deepest completed iteration, then best
+/// score. The main thread wins ties, and its partial iteration counts when nothing completed.
+fn best_thread(main: &Finished, helpers: &[Finished]) -> (Move, i32, i32, Vec<Move>) {
+    let (main_td, main_root_moves) = main;
+    let mut best_move = main_td.best_move.unwrap_or(main_root_moves[0].mv);
+    let mut best_score = if main_td.best_move.is_some() {
+        main_td.best_score
+    } else {
+        main_root_moves[0].score
+    };
+    let mut best_depth = main_td.completed_depth;
+    let mut best_pv = main_root_moves[0].pv.clone();
+    for (td, rms) in helpers {
+        if let Some(mv) = td.best_move {
+            if td.completed_depth > best_depth
+                || (td.completed_depth == best_depth
+                    && td.best_score > best_score
+                    && td.best_score < MATE_IN_MAX_PLY)
+            {
+                best_move = mv;
+                best_score = td.best_score;
+                best_depth = td.completed_depth;
+                best_pv = rms[0].pv.clone();
+            }
         }
     }
-
-    /// The history score of `mv` for `color`.
-    #[inline]
-    pub fn history(&self, color: Color, mv: Move) -> i32 {
-        self.history[color.index()][mv.bits() as usize & 4095]
+    if best_pv.first() != Some(&best_move) {
+        best_pv = vec![best_move];
     }
+    (best_move, best_score, best_depth, best_pv)
+}
 
-    /// Moves a history entry towards `bonus` (positive rewards, negative punishes).
-    #[inline]
-    pub fn update_history(&mut self, color: Color, mv: Move, bonus: i32) {
-        let entry = &mut self.history[color.index()][mv.bits() as usize & 4095];
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
-    }
-
-    /// The continuation-history score of the move `to` after the move `from` (both
-    /// [`piece_to`] indices).
-    #[inline]
-    pub fn continuation(&self, from: usize, to: usize) -> i32 {
-        self.continuation[from][to]
-    }
-
-    /// Moves a continuation-history entry towards `bonus`.
-    #[inline]
-    pub fn update_continuation(&mut self, from: usize, to: usize, bonus: i32) {
-        let entry = &mut self.continuation[from][to];
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
-    }
-
-    /// Records a quiet move that caused a beta cutoff at `ply`.
-    pub fn add_killer(&mut self, ply: usize, mv: Move) {
-        let k = &mut self.killers[ply];
-        if k[0] != Some(mv) {
-            k[1] = k[0];
-            k[0] = Some(mv);
-        }
-    }
-
-    /// Clears what should not carry over to a new game.
-    pub fn clear(&mut self) {
-        *self = ThreadData::new(self.id);
-    }
+/// The move to ponder on: the reply in the PV, else the table's move in the position after
+/// ours; only a legal one.
+fn ponder_move(root: &Position, best: Move, pv: &[Move], tt: &TranspositionTable) -> Option<Move> {
+    let after = root.played(best);
+    pv.get(1)
+        .copied()
+        .filter(|&m| after.is_legal(m))
+        .or_else(|| {
+            tt.probe(after.key())
+                .and_then(|e| e.mv)
+                .filter(|&m| after.is_legal(m))
+        })
 }

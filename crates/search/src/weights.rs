@@ -6,10 +6,9 @@
 //! (`cargo run --release -p gogo-search --example tune`, driven by `scripts/tune.sh`), and are
 //! read here with `include!`; [`Weights::to_rust`] writes that file.
 
-use gogo_rules::PieceKind;
 use std::fmt::Write;
 
-/// The evaluation's weights. Tables indexed by kind follow [`PieceKind::index`] (pawn, silver,
+/// The evaluation's weights. Tables indexed by kind follow [`gogo_rules::PieceKind::index`] (pawn, silver,
 /// gold, bishop, rook, king, promoted pawn, promoted silver, horse, dragon); hand tables follow
 /// the hand-kind index (pawn, silver, gold, bishop, rook).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -155,7 +154,7 @@ impl Weights {
     }
 }
 
-/// Kind names in [`PieceKind::index`] order, for the comments of the written file.
+/// Kind names in [`gogo_rules::PieceKind::index`] order, for the comments of the written file.
 const KIND_NAMES: [&str; 10] = [
     "pawn",
     "silver",
@@ -168,18 +167,6 @@ const KIND_NAMES: [&str; 10] = [
     "horse",
     "dragon",
 ];
-
-/// The board value of a kind (for move ordering and exchange evaluation).
-#[inline]
-pub fn board_value(kind: PieceKind) -> i32 {
-    WEIGHTS.board_value[kind.index()]
-}
-
-/// What capturing a piece of `kind` gains: it leaves the opponent's board and joins our hand.
-#[inline]
-pub fn capture_gain(kind: PieceKind) -> i32 {
-    WEIGHTS.board_value[kind.index()] + WEIGHTS.hand_value[kind.unpromote().index()]
-}
 
 #[cfg(test)]
 mod tests {

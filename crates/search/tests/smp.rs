@@ -4,15 +4,15 @@
 use gogo_rules::{Position, RuleSet};
 use gogo_search::bench::POSITIONS;
 use gogo_search::{
-    search, History, SearchControl, SearchInfo, SearchJob, SearchLimits, SearchOptions, ThreadData,
-    TranspositionTable,
+    search, GameHistory, SearchControl, SearchInfo, SearchJob, SearchLimits, SearchOptions,
+    ThreadData, TranspositionTable,
 };
 use std::sync::Mutex;
 
 fn run(pos: &Position, threads: usize, depth: i32, tt: &TranspositionTable) {
     let job = SearchJob {
         root: pos.clone(),
-        history: History::from_positions(std::slice::from_ref(pos)),
+        history: GameHistory::from_positions(std::slice::from_ref(pos)),
         limits: SearchLimits {
             depth: Some(depth),
             ..Default::default()

@@ -11,7 +11,7 @@ use gogo_protocol::{
 use gogo_rules::{Move, MoveError, Position, RuleSet, SfenError};
 use gogo_search::tt::Bound;
 use gogo_search::{
-    search, History, Score, SearchControl, SearchInfo, SearchJob, SearchLimits, SearchOptions,
+    search, GameHistory, Score, SearchControl, SearchInfo, SearchJob, SearchLimits, SearchOptions,
     ThreadData, TranspositionTable,
 };
 use std::io::Write;
@@ -384,7 +384,7 @@ impl UsiEngine {
         let control = Arc::new(SearchControl::new(go.ponder));
         let job = SearchJob {
             root: self.position().clone(),
-            history: History::from_positions(&self.positions),
+            history: GameHistory::from_positions(&self.positions),
             limits,
             options,
         };

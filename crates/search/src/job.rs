@@ -1,0 +1,44 @@
+//! What to search ([`SearchJob`]) and the settings that stay from search to search
+//! ([`SearchOptions`]).
+
+use crate::game_history::GameHistory;
+use crate::time::SearchLimits;
+use gogo_rules::{Position, RuleSet};
+use std::time::Duration;
+
+/// Settings that stay the same from search to search.
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    /// Search threads.
+    pub threads: usize,
+    /// Principal variations to report.
+    pub multipv: usize,
+    /// Time kept in reserve per move, for the GUI and the pipes.
+    pub move_overhead: Duration,
+    /// Game rules: repetition meaning and ply limit.
+    pub rules: RuleSet,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            threads: 1,
+            multipv: 1,
+            move_overhead: Duration::from_millis(10),
+            rules: RuleSet::standard(),
+        }
+    }
+}
+
+/// What to search: the position, how it was reached, the limits and the settings.
+#[derive(Clone, Debug)]
+pub struct SearchJob {
+    /// The position to move in.
+    pub root: Position,
+    /// The game up to and including `root`, for the repetition rules.
+    pub history: GameHistory,
+    /// Limits from `go`.
+    pub limits: SearchLimits,
+    /// Settings.
+    pub options: SearchOptions,
+}
