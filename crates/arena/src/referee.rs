@@ -11,16 +11,16 @@ use std::time::{Duration, Instant};
 pub enum TimeControl {
     /// Main time (possibly zero) then a fixed byoyomi per move.
     Byoyomi {
-        /// Main time.
+        /// Main time, spent first.
         main: Duration,
-        /// Byoyomi.
+        /// Time per move once the main time is gone (lost if not used).
         byoyomi: Duration,
     },
     /// Main time plus an increment after each move.
     Fischer {
-        /// Main time.
+        /// Time at the start.
         main: Duration,
-        /// Increment.
+        /// Time added after each move.
         increment: Duration,
     },
     /// A fixed time per move.
@@ -160,7 +160,7 @@ pub struct Adjudication {
 pub struct GameSettings {
     /// Rules the referee applies.
     pub rules: RuleSet,
-    /// The clock.
+    /// The clock for both sides.
     pub time_control: TimeControl,
     /// Extra time allowed beyond the clock before a forfeit.
     pub tolerance: Duration,

@@ -155,12 +155,12 @@ pub enum Outcome {
     Win {
         /// The winner.
         winner: Color,
-        /// Why.
+        /// How the game was won.
         reason: WinReason,
     },
     /// Nobody won.
     Draw {
-        /// Why.
+        /// What made it a draw.
         reason: DrawReason,
     },
 }

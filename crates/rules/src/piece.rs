@@ -205,9 +205,9 @@ impl PieceKind {
 /// A piece of a given colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Piece {
-    /// Owner.
+    /// The side it belongs to (and fights for; a captured piece changes sides).
     pub color: Color,
-    /// Kind.
+    /// What it is, promoted kinds included.
     pub kind: PieceKind,
 }
 

@@ -10,7 +10,7 @@ pub enum RepetitionRule {
     /// Sente loses, unless one side gave check with every one of its moves since the
     /// position first occurred (that side loses) or both did (draw).
     SenteLoses,
-    /// Draw.
+    /// The fourth occurrence is a draw, whoever gave check.
     Draw,
 }
 

@@ -7,8 +7,8 @@ use crate::job::{SearchJob, SearchOptions};
 use crate::thread::search;
 use crate::thread_data::ThreadData;
 use crate::time::SearchLimits;
-use crate::tt::TranspositionTable;
-use gogo_rules::Position;
+use crate::tt::{TableSizeError, TranspositionTable};
+use gogo_rules::{Position, SfenError};
 use std::time::{Duration, Instant};
 
 /// The bench positions: both start positions, middle games from random play (checks, hands,
@@ -62,6 +62,31 @@ pub struct BenchResult {
     pub elapsed: Duration,
 }
 
+/// Why a bench could not run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BenchError {
+    /// The hash table size cannot be had.
+    Table(TableSizeError),
+    /// A bench position does not read (a bug in [`POSITIONS`]).
+    Position {
+        /// The position's text.
+        sfen: &'static str,
+        /// What is wrong with it.
+        error: SfenError,
+    },
+}
+
+impl std::fmt::Display for BenchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BenchError::Table(e) => e.fmt(f),
+            BenchError::Position { sfen, error } => write!(f, "bench position {sfen}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for BenchError {}
+
 /// Searches every bench position to `depth` with `threads` threads and a fresh table of
 /// `hash_mb` MiB; `each` is told each position's node count. Deterministic at one thread.
 pub fn run(
@@ -69,12 +94,13 @@ pub fn run(
     threads: usize,
     hash_mb: usize,
     each: &mut dyn FnMut(usize, &str, u64),
-) -> Result<BenchResult, String> {
-    let tt = TranspositionTable::new(hash_mb)?;
+) -> Result<BenchResult, BenchError> {
+    let tt = TranspositionTable::new(hash_mb).map_err(BenchError::Table)?;
     let start = Instant::now();
     let mut nodes = 0;
     for (i, sfen) in POSITIONS.iter().enumerate() {
-        let pos = Position::from_sfen(sfen).map_err(|e| format!("bench position {sfen}: {e}"))?;
+        let pos =
+            Position::from_sfen(sfen).map_err(|error| BenchError::Position { sfen, error })?;
         tt.clear();
         let job = SearchJob {
             root: pos.clone(),

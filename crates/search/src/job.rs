@@ -39,6 +39,6 @@ pub struct SearchJob {
     pub history: GameHistory,
     /// Limits from `go`.
     pub limits: SearchLimits,
-    /// Settings.
+    /// Threads, MultiPV, overhead and rules.
     pub options: SearchOptions,
 }

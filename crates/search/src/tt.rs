@@ -75,6 +75,34 @@ fn generation_of(data: u64) -> u8 {
     (data >> 58) as u8 & GENERATION_MASK
 }
 
+/// A table size that cannot be had.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableSizeError {
+    /// The size in bytes does not fit in the address space.
+    TooLarge {
+        /// The size asked for.
+        megabytes: usize,
+    },
+    /// The memory could not be allocated.
+    OutOfMemory {
+        /// The size asked for.
+        megabytes: usize,
+    },
+}
+
+impl std::fmt::Display for TableSizeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TableSizeError::TooLarge { megabytes } => write!(f, "{megabytes} MiB is too large"),
+            TableSizeError::OutOfMemory { megabytes } => {
+                write!(f, "cannot allocate {megabytes} MiB for the hash table")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TableSizeError {}
+
 /// The shared transposition table.
 pub struct TranspositionTable {
     /// Two words per entry: `[key ^ data, data]`.
@@ -86,10 +114,10 @@ pub struct TranspositionTable {
 impl TranspositionTable {
     /// A table of at most `megabytes` MiB (rounded down to a power of two buckets, at least
     /// one). Fails, without aborting, when the memory cannot be had.
-    pub fn new(megabytes: usize) -> Result<TranspositionTable, String> {
+    pub fn new(megabytes: usize) -> Result<TranspositionTable, TableSizeError> {
         let bytes = megabytes
             .checked_mul(1 << 20)
-            .ok_or_else(|| format!("{megabytes} MiB is too large"))?;
+            .ok_or(TableSizeError::TooLarge { megabytes })?;
         let buckets = (bytes / BUCKET_BYTES).max(1);
         let bucket_count = if buckets.is_power_of_two() {
             buckets
@@ -100,7 +128,7 @@ impl TranspositionTable {
         let mut words = Vec::new();
         words
             .try_reserve_exact(n)
-            .map_err(|_| format!("cannot allocate {megabytes} MiB for the hash table"))?;
+            .map_err(|_| TableSizeError::OutOfMemory { megabytes })?;
         words.extend((0..n).map(|_| AtomicU64::new(0)));
         Ok(TranspositionTable {
             words,
@@ -282,7 +310,15 @@ mod tests {
 
     #[test]
     fn refuses_impossible_sizes_without_aborting() {
-        assert!(TranspositionTable::new(usize::MAX).is_err());
-        assert!(TranspositionTable::new(1 << 40).is_err());
+        assert_eq!(
+            TranspositionTable::new(usize::MAX).err(),
+            Some(TableSizeError::TooLarge {
+                megabytes: usize::MAX
+            })
+        );
+        assert_eq!(
+            TranspositionTable::new(1 << 40).err(),
+            Some(TableSizeError::OutOfMemory { megabytes: 1 << 40 })
+        );
     }
 }
