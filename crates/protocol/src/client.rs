@@ -288,35 +288,46 @@ impl EngineClient {
         deadline: Instant,
         on_info: &mut dyn FnMut(&Info),
     ) -> Result<BestMoveAnswer, ClientError> {
-        loop {
-            match self.next_message(deadline)? {
-                Ok(EngineMessage::BestMove { best, ponder }) => {
-                    return Ok(BestMoveAnswer { best, ponder })
-                }
-                Ok(EngineMessage::Info(info)) => on_info(&info),
-                Err(unreadable) if first_word(&unreadable.line) == "bestmove" => {
-                    return Err(ClientError::Malformed(unreadable.line))
-                }
-                _ => {}
-            }
-        }
+        self.wait_answer(deadline, on_info, "bestmove", |message| match message {
+            EngineMessage::BestMove { best, ponder } => Some(BestMoveAnswer { best, ponder }),
+            _ => None,
+        })
     }
 
     /// Waits until `deadline` for the `checkmate` answer to `go mate`, handing every `info`
-    /// line to `on_info`.
+    /// line to `on_info`, as [`EngineClient::wait_bestmove`] does.
     pub fn wait_checkmate(
         &mut self,
         deadline: Instant,
         on_info: &mut dyn FnMut(&Info),
     ) -> Result<Checkmate, ClientError> {
+        self.wait_answer(deadline, on_info, "checkmate", |message| match message {
+            EngineMessage::Checkmate(answer) => Some(answer),
+            _ => None,
+        })
+    }
+
+    /// Reads messages until `answer` accepts one; `info` lines go to `on_info`, and an
+    /// unreadable line starting with `head` (the answer's first word) is malformed.
+    fn wait_answer<T>(
+        &mut self,
+        deadline: Instant,
+        on_info: &mut dyn FnMut(&Info),
+        head: &str,
+        answer: impl Fn(EngineMessage) -> Option<T>,
+    ) -> Result<T, ClientError> {
         loop {
             match self.next_message(deadline)? {
-                Ok(EngineMessage::Checkmate(answer)) => return Ok(answer),
                 Ok(EngineMessage::Info(info)) => on_info(&info),
-                Err(unreadable) if first_word(&unreadable.line) == "checkmate" => {
+                Ok(message) => {
+                    if let Some(found) = answer(message) {
+                        return Ok(found);
+                    }
+                }
+                Err(unreadable) if first_word(&unreadable.line) == head => {
                     return Err(ClientError::Malformed(unreadable.line))
                 }
-                _ => {}
+                Err(_) => {}
             }
         }
     }
