@@ -102,7 +102,9 @@ pub fn search(
             .collect();
         let mut main = make_worker(main_td);
         main.iterate(report);
-        // Infinite and ponder searches wait for `stop` (or `ponderhit`) before answering.
+        // Infinite and ponder searches answer only after `stop` (or `ponderhit`); the helpers
+        // search on meanwhile.
+        control.wait_for_release(limits.infinite);
         control.stop();
         let helpers_done = handles.into_iter().filter_map(|h| h.join().ok()).collect();
         ((main.td, main.root_moves), helpers_done)

@@ -150,6 +150,34 @@ fn ponder_then_ponderhit_and_ponder_then_stop() {
     e.ready();
 }
 
+/// A search with nothing left to do (a mate found, every depth searched at once) still
+/// answers a ponder search only at `ponderhit` or `stop`, and an infinite one only at `stop`:
+/// UCI2WB (XBoard) took such an early `bestmove` as the answer to its later `stop`, and the
+/// game went out of step.
+#[test]
+fn searches_that_finish_early_wait_for_ponderhit_or_stop() {
+    let mut e = Gogo::start();
+    e.handshake();
+    e.send("setoption name USI_Ponder value true");
+    // Gote is mated in one whatever it does: the tree is tiny.
+    let sfen = "k4/2S2/1G3/5/4K b G 1";
+    let pos = Position::from_sfen(sfen).unwrap();
+    e.send(&format!("position sfen {sfen}"));
+    e.send("go ponder btime 0 wtime 0 byoyomi 100");
+    e.expect_silence("bestmove", ms(600));
+    e.send("ponderhit");
+    e.bestmove_in(&pos, secs(2));
+    e.send("go infinite");
+    e.expect_silence("bestmove", ms(600));
+    e.send("stop");
+    e.bestmove_in(&pos, secs(2));
+    e.send("go ponder btime 0 wtime 0 byoyomi 100");
+    e.expect_silence("bestmove", ms(300));
+    e.send("stop");
+    e.bestmove_in(&pos, secs(2));
+    e.ready();
+}
+
 #[test]
 fn gameover_then_a_new_game() {
     let mut e = Gogo::start();
