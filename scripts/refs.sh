@@ -33,6 +33,35 @@ gogo_at() {
   echo "$dir/target/release/gogo"
 }
 
+# Current Fairy-Stockfish, built with g++ from the engine source inside the PyPI sdist of
+# pyffish (pyffish.cpp and ffishjs.cpp, the bindings, left out); sets FAIRY_CURRENT to the
+# binary. Debian's fairy-stockfish (need_fairy) is the old 11.1.
+need_fairy_current() {
+  local version=${FAIRY_PYFFISH_VERSION:-0.0.90}
+  local dir="$GOGO_REF_DIR/fairy-current-$version"
+  FAIRY_CURRENT="$dir/stockfish"
+  export FAIRY_CURRENT
+  [ -x "$FAIRY_CURRENT" ] && return 0
+  command -v g++ >/dev/null || apt_install g++
+  rm -rf "$dir.tmp"; mkdir -p "$dir.tmp"
+  pip download -q --no-deps --no-binary :all: -d "$dir.tmp" "pyffish==$version" >&2
+  tar xzf "$dir.tmp"/pyffish-"$version".tar.gz -C "$dir.tmp"
+  local src="$dir.tmp/pyffish-$version/src"
+  local flags=(-O3 -DNDEBUG -std=c++17 -DIS_64BIT -DNNUE_EMBEDDING_OFF -pthread)
+  # What this CPU allows: popcnt, then BMI2's PEXT and AVX2.
+  grep -qw popcnt /proc/cpuinfo && flags+=(-DUSE_POPCNT -mpopcnt)
+  grep -qw bmi2 /proc/cpuinfo && flags+=(-DUSE_PEXT -mbmi2)
+  grep -qw avx2 /proc/cpuinfo && flags+=(-DUSE_AVX2 -mavx2)
+  local sources=()
+  for f in "$src"/*.cpp "$src"/nnue/*.cpp "$src"/nnue/features/*.cpp "$src"/syzygy/*.cpp; do
+    case "$(basename "$f")" in pyffish.cpp|ffishjs.cpp) continue ;; esac
+    [ -f "$f" ] && sources+=("$f")
+  done
+  echo "building Fairy-Stockfish (pyffish $version sdist) with ${flags[*]}" >&2
+  g++ "${flags[@]}" -o "$dir.tmp/stockfish" "${sources[@]}" >&2
+  mkdir -p "$dir"; mv "$dir.tmp/stockfish" "$FAIRY_CURRENT"; rm -rf "$dir.tmp"
+}
+
 need_minishogilib() {
   python3 -c 'import minishogilib' 2>/dev/null || pip install -q minishogilib >&2
 }

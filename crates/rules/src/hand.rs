@@ -28,6 +28,14 @@ impl Hand {
         self.counts == [0; 5]
     }
 
+    /// This hand with one more piece of `kind`, a hand kind (a count beyond the two pieces
+    /// that exist is refused later by [`crate::Position::from_parts`]).
+    pub fn with(mut self, kind: PieceKind) -> Hand {
+        debug_assert!(kind.is_hand_kind());
+        self.counts[kind.index()] = self.counts[kind.index()].saturating_add(1);
+        self
+    }
+
     /// Adds one piece of `kind` (a hand kind; callers unpromote first).
     #[inline]
     pub(crate) fn add(&mut self, kind: PieceKind) {

@@ -1,6 +1,7 @@
 //! What to search ([`SearchJob`]) and the settings that stay from search to search
 //! ([`SearchOptions`]).
 
+use crate::evaluator::Evaluation;
 use crate::game_history::GameHistory;
 use crate::time::SearchLimits;
 use gogo_rules::{Position, RuleSet};
@@ -17,6 +18,8 @@ pub struct SearchOptions {
     pub move_overhead: Duration,
     /// Game rules: repetition meaning and ply limit.
     pub rules: RuleSet,
+    /// The evaluation.
+    pub evaluation: Evaluation,
 }
 
 impl Default for SearchOptions {
@@ -26,6 +29,7 @@ impl Default for SearchOptions {
             multipv: 1,
             move_overhead: Duration::from_millis(10),
             rules: RuleSet::standard(),
+            evaluation: Evaluation::default(),
         }
     }
 }

@@ -16,6 +16,7 @@ pub mod game_history;
 pub mod history;
 pub mod job;
 pub mod movepick;
+pub mod nnue;
 pub mod params;
 pub mod report;
 mod search;
@@ -28,7 +29,7 @@ pub mod value;
 pub mod weights;
 
 pub use control::SearchControl;
-pub use evaluator::Evaluator;
+pub use evaluator::{Evaluation, Evaluator};
 pub use game_history::GameHistory;
 pub use job::{SearchJob, SearchOptions};
 pub use report::{SearchInfo, SearchResult};

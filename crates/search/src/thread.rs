@@ -56,7 +56,7 @@ pub fn search(
     }
     threads.truncate(wanted);
     for td in threads.iter_mut() {
-        td.start_search(-INFINITE);
+        td.start_search(&options.evaluation, -INFINITE);
     }
     let node_counts: Vec<AtomicU64> = (0..wanted).map(|_| AtomicU64::new(0)).collect();
     // The first iteration is ordered as generated, with the table's move first.

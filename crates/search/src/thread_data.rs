@@ -2,7 +2,7 @@
 //! per-ply stack (moves played, static evaluations, killers, principal variations), the
 //! evaluation's state and counters. Threads share only the transposition table.
 
-use crate::evaluator::Evaluator;
+use crate::evaluator::{Evaluation, Evaluator};
 use crate::history::{ButterflyHistory, ContinuationHistory, CounterMoves, PieceTo};
 use crate::value::MAX_PLY;
 use gogo_rules::Move;
@@ -76,9 +76,12 @@ impl ThreadData {
         }
     }
 
-    /// Readies the thread for a new search: counters and the line-dependent part of the
-    /// stack are reset; histories, killers and the evaluation's kind carry over.
-    pub fn start_search(&mut self, best_score: i32) {
+    /// Readies the thread for a new search with `evaluation`: counters and the
+    /// line-dependent part of the stack are reset; histories and killers carry over.
+    pub fn start_search(&mut self, evaluation: &Evaluation, best_score: i32) {
+        if !self.evaluator.uses(evaluation) {
+            self.evaluator = Evaluator::new(evaluation);
+        }
         self.nodes = 0;
         self.seldepth = 0;
         self.completed_depth = 0;

@@ -9,10 +9,11 @@ use gogo_protocol::{
     PositionSetup, ScoreBound,
 };
 use gogo_rules::{Move, MoveError, Position, RuleSet, SfenError};
+use gogo_search::nnue::Network;
 use gogo_search::tt::Bound;
 use gogo_search::{
-    search, GameHistory, Score, SearchControl, SearchInfo, SearchJob, SearchLimits, SearchOptions,
-    ThreadData, TranspositionTable,
+    search, Evaluation, GameHistory, Score, SearchControl, SearchInfo, SearchJob, SearchLimits,
+    SearchOptions, ThreadData, TranspositionTable,
 };
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -70,7 +71,16 @@ struct Options {
     rules: RuleSet,
     max_plies: u32,
     move_overhead_ms: u64,
+    /// `UseNNUE`: the network, or the hand-made evaluation.
+    use_nnue: bool,
+    /// `EvalFile` as given (`<internal>` for the built-in network) ...
+    eval_file: String,
+    /// ... and the network it holds.
+    network: Arc<Network>,
 }
+
+/// `EvalFile`'s value for the network built into the binary.
+const INTERNAL_NETWORK: &str = "<internal>";
 
 impl Default for Options {
     fn default() -> Self {
@@ -82,6 +92,9 @@ impl Default for Options {
             rules: RuleSet::standard(),
             max_plies: 0,
             move_overhead_ms: 10,
+            use_nnue: matches!(Evaluation::default(), Evaluation::Nnue(_)),
+            eval_file: INTERNAL_NETWORK.into(),
+            network: Network::embedded(),
         }
     }
 }
@@ -108,6 +121,14 @@ fn option_list() -> Vec<EngineMessage> {
         },
         spin("MaxPlies", 0, 0, 100_000),
         spin("MoveOverhead", 10, 0, 10_000),
+        EngineMessage::Option {
+            name: "UseNNUE".into(),
+            kind: OptionKind::Check(Options::default().use_nnue),
+        },
+        EngineMessage::Option {
+            name: "EvalFile".into(),
+            kind: OptionKind::Filename(INTERNAL_NETWORK.into()),
+        },
         EngineMessage::Option {
             name: "Clear Hash".into(),
             kind: OptionKind::Button,
@@ -281,6 +302,10 @@ impl UsiEngine {
             "moveoverhead" | "move overhead" => {
                 number(0, 10_000).map(|n| self.options.move_overhead_ms = n as u64)
             }
+            "usennue" => parse_bool(value_text)
+                .map(|b| self.options.use_nnue = b)
+                .ok_or_else(|| format!("UseNNUE must be true or false, not '{value_text}'")),
+            "evalfile" => self.load_network(value_text),
             "usi_ponder" => parse_bool(value_text)
                 .map(|b| self.options.ponder = b)
                 .ok_or_else(|| format!("USI_Ponder must be true or false, not '{value_text}'")),
@@ -301,6 +326,25 @@ impl UsiEngine {
         if let Err(e) = result {
             self.out.info_string(&format!("error: {e}"));
         }
+    }
+
+    /// Loads the network `EvalFile` names (`<internal>` or empty for the built-in one); a file
+    /// that cannot be used leaves the current network in place.
+    fn load_network(&mut self, path: &str) -> Result<(), String> {
+        let network = if path.is_empty() || path == INTERNAL_NETWORK {
+            Network::embedded()
+        } else {
+            Network::load(std::path::Path::new(path))
+                .map(Arc::new)
+                .map_err(|e| format!("EvalFile {path}: {e}; keeping {}", self.options.eval_file))?
+        };
+        self.options.network = network;
+        self.options.eval_file = if path.is_empty() {
+            INTERNAL_NETWORK.into()
+        } else {
+            path.to_string()
+        };
+        Ok(())
     }
 
     /// Allocates the table at the size asked for, keeping the old one if that fails.
@@ -379,6 +423,11 @@ impl UsiEngine {
                     .with_max_plies(Some(self.options.max_plies))
             } else {
                 self.options.rules
+            },
+            evaluation: if self.options.use_nnue {
+                Evaluation::Nnue(self.options.network.clone())
+            } else {
+                Evaluation::Classical
             },
         };
         let control = Arc::new(SearchControl::new(go.ponder));

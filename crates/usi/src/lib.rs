@@ -3,6 +3,7 @@
 
 #![warn(missing_docs)]
 
+pub mod datagen;
 pub mod engine;
 
 use gogo_rules::{perft, Position};

@@ -32,6 +32,8 @@ fn handshake_lists_every_option() {
         "Rules",
         "MaxPlies",
         "MoveOverhead",
+        "UseNNUE",
+        "EvalFile",
     ] {
         assert!(
             lines
@@ -178,6 +180,41 @@ fn searches_that_finish_early_wait_for_ponderhit_or_stop() {
     e.ready();
 }
 
+/// `EvalFile` loads a network file; a truncated or foreign file is refused with the reason,
+/// and the engine keeps playing with the network it had.
+#[test]
+fn eval_file_loads_good_networks_and_refuses_bad_ones() {
+    let dir = std::env::temp_dir().join(format!("gogo-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.nnue");
+    std::fs::write(&good, gogo_search::nnue::Network::embedded().to_bytes()).unwrap();
+    let bytes = std::fs::read(&good).unwrap();
+    let truncated = dir.join("truncated.nnue");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    let foreign = dir.join("foreign.nnue");
+    std::fs::write(&foreign, b"not a network at all").unwrap();
+
+    let mut e = Gogo::start();
+    e.handshake();
+    e.send("setoption name UseNNUE value true");
+    e.send(&format!("setoption name EvalFile value {}", good.display()));
+    e.ready();
+    for (bad, reason) in [(&truncated, "truncated"), (&foreign, "not a gogo network")] {
+        e.send(&format!("setoption name EvalFile value {}", bad.display()));
+        let lines = e.expect("info string error", secs(5));
+        let line = lines.last().unwrap();
+        assert!(line.contains(reason), "{line}");
+        assert!(
+            line.contains("keeping") && line.contains("good.nnue"),
+            "{line}"
+        );
+    }
+    e.send("position startpos");
+    e.send("go depth 4");
+    e.bestmove_in(&Position::startpos(), secs(10));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn gameover_then_a_new_game() {
     let mut e = Gogo::start();
@@ -217,6 +254,8 @@ fn bad_input_is_reported_and_changes_nothing() {
         "setoption name Rules value chess",
         "setoption name USI_Variant value chess",
         "setoption name NoSuchOption value 1",
+        "setoption name UseNNUE value maybe",
+        "setoption name EvalFile value /nonexistent/net.nnue",
         "go depth x",
         "go sideways",
         "gameover maybe",

@@ -1,0 +1,197 @@
+//! `gogo-train`: trains gogo's NNUE from `gogo datagen` files and writes the network the
+//! engine loads, with a text file beside it saying how it was made.
+//!
+//!   gogo-train --data gen1.bin --out nets/gen1.nnue --epochs 30 --seed 1
+
+use clap::Parser;
+use gogo_search::nnue::data;
+use gogo_train::{Adam, Dataset, Model, Sample, PARAMETERS};
+use rayon::prelude::*;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser, Debug)]
+#[command(name = "gogo-train", version, about = "Trains gogo's NNUE on the CPU")]
+struct Cli {
+    /// Data files written by `gogo datagen` (any number).
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
+    /// The network to write; a text file `<out>.txt` beside it records how it was made.
+    #[arg(long)]
+    out: PathBuf,
+    /// Passes over the training data.
+    #[arg(long, default_value_t = 30)]
+    epochs: usize,
+    /// Positions per batch.
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// Learning rate (divided by 10 for the last `--decay-fraction` of the epochs).
+    #[arg(long, default_value_t = 1e-3)]
+    lr: f32,
+    /// The fraction of the epochs at the end trained with a tenth of the learning rate.
+    #[arg(long, default_value_t = 0.3)]
+    decay_fraction: f64,
+    /// Weight of the search score in the target; the game result has the rest.
+    #[arg(long, default_value_t = 0.75)]
+    lambda: f64,
+    /// Seed of the initial weights and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Fraction of the positions held out for the validation loss.
+    #[arg(long, default_value_t = 0.05)]
+    validation: f64,
+    /// Threads (0: all cores).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+}
+
+/// Positions per gradient chunk: fixed, so that the sums (and the network) do not depend on
+/// the number of threads.
+const CHUNK: usize = 1024;
+
+fn mean_loss(model: &Model, samples: &[Sample]) -> f64 {
+    if samples.is_empty() {
+        return f64::NAN;
+    }
+    let total: f64 = samples
+        .par_chunks(CHUNK)
+        .map(|c| c.iter().map(|s| model.loss(s) as f64).sum::<f64>())
+        .collect::<Vec<_>>()
+        .iter()
+        .sum();
+    total / samples.len() as f64
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if cli.threads > 0 {
+        if let Err(e) = rayon::ThreadPoolBuilder::new()
+            .num_threads(cli.threads)
+            .build_global()
+        {
+            eprintln!("gogo-train: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    let start = Instant::now();
+    let mut files = Vec::new();
+    for path in &cli.data {
+        let read = std::fs::File::open(path)
+            .map_err(|e| data::DataError::Io(e.to_string()))
+            .and_then(|mut f| data::read_all(&mut std::io::BufReader::new(&mut f)));
+        match read {
+            Ok((scale, records)) => {
+                eprintln!(
+                    "{}: {} positions, score scale {scale}",
+                    path.display(),
+                    records.len()
+                );
+                files.push((scale, records));
+            }
+            Err(e) => {
+                eprintln!("gogo-train: {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let dataset = Dataset::build(&files, cli.lambda, cli.seed, cli.validation);
+    drop(files);
+    eprintln!(
+        "{} training and {} validation positions ({} repeats dropped), read in {:.1} s",
+        dataset.train.len(),
+        dataset.validation.len(),
+        dataset.duplicates,
+        start.elapsed().as_secs_f64()
+    );
+    if dataset.train.is_empty() {
+        eprintln!("gogo-train: no training positions");
+        return ExitCode::from(2);
+    }
+    let mut model = Model::new(cli.seed);
+    let mut adam = Adam::new();
+    let mut train = dataset.train;
+    let mut rng = gogo_rules::Rng::new(cli.seed ^ 0x5eed);
+    let decay_from = ((cli.epochs as f64) * (1.0 - cli.decay_fraction)).round() as usize;
+    let mut log = Vec::new();
+    for epoch in 1..=cli.epochs {
+        let epoch_start = Instant::now();
+        for i in (1..train.len()).rev() {
+            train.swap(i, rng.below(i + 1));
+        }
+        let lr = if epoch > decay_from {
+            cli.lr / 10.0
+        } else {
+            cli.lr
+        };
+        let mut train_loss = 0.0;
+        for batch in train.chunks(cli.batch) {
+            let parts: Vec<(Vec<f32>, f64)> = batch
+                .par_chunks(CHUNK)
+                .map(|chunk| {
+                    let mut grad = vec![0f32; PARAMETERS];
+                    let loss = model.accumulate_gradient(chunk, &mut grad);
+                    (grad, loss)
+                })
+                .collect();
+            let mut grad = vec![0f32; PARAMETERS];
+            for (g, loss) in &parts {
+                for (a, b) in grad.iter_mut().zip(g) {
+                    *a += b;
+                }
+                train_loss += loss;
+            }
+            let n = batch.len() as f32;
+            grad.iter_mut().for_each(|g| *g /= n);
+            adam.step(&mut model, &grad, lr);
+        }
+        train_loss /= train.len() as f64;
+        let validation = mean_loss(&model, &dataset.validation);
+        let line = format!(
+            "epoch {epoch:>3}: lr {lr:.1e}, train loss {train_loss:.6}, validation loss {validation:.6}, {:.1} s",
+            epoch_start.elapsed().as_secs_f64()
+        );
+        eprintln!("{line}");
+        log.push(line);
+    }
+    let net = model.quantise();
+    if let Err(e) = std::fs::write(&cli.out, net.to_bytes()) {
+        eprintln!("gogo-train: {}: {e}", cli.out.display());
+        return ExitCode::FAILURE;
+    }
+    let mut notes = format!(
+        "gogo NNUE network {}\n\ntrained by: gogo-train {}\ndata: {}\nepochs {}, batch {}, lr {} (x0.1 from epoch {}), lambda {}, seed {}, validation fraction {}\n{} training positions, {} validation positions, {} repeats dropped\ntime: {:.0} s\n\n",
+        cli.out.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned()),
+        std::env::args().skip(1).collect::<Vec<_>>().join(" "),
+        cli.data.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" "),
+        cli.epochs,
+        cli.batch,
+        cli.lr,
+        decay_from + 1,
+        cli.lambda,
+        cli.seed,
+        cli.validation,
+        train.len(),
+        dataset.validation.len(),
+        dataset.duplicates,
+        start.elapsed().as_secs_f64()
+    );
+    for line in &log {
+        notes.push_str(line);
+        notes.push('\n');
+    }
+    let notes_path = PathBuf::from(format!("{}.txt", cli.out.display()));
+    if let Err(e) =
+        std::fs::File::create(&notes_path).and_then(|mut f| f.write_all(notes.as_bytes()))
+    {
+        eprintln!("gogo-train: {}: {e}", notes_path.display());
+        return ExitCode::FAILURE;
+    }
+    println!(
+        "Network written: {} (validation loss {:.6})",
+        cli.out.display(),
+        mean_loss(&model, &dataset.validation)
+    );
+    ExitCode::SUCCESS
+}

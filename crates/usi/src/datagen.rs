@@ -1,0 +1,293 @@
+//! `gogo datagen`: self-play games at a fixed node count from randomised openings, written as
+//! training data for the NNUE ([`gogo_search::nnue::data`]).
+//!
+//! Games run in parallel (rayon), one search thread each with its own table. Each game starts
+//! from one of the two rule sets' start positions (alternately), plays a random number of
+//! random legal moves, and is kept only if a search then scores it within the opening limit.
+//! Every position where the side to move is not in check, the chosen move neither captures
+//! nor promotes, and the score is not a mate or repetition verdict is recorded with the
+//! search's score and, once the game is over, its result. A game ends by the rules, by a
+//! forced mate found by the search (the result it announces), or at the ply limit (a draw).
+
+use gogo_rules::{Game, Outcome, Position, Rng, RuleSet};
+use gogo_search::nnue::data::{self, GameResult, Record};
+use gogo_search::value::MATE_IN_MAX_PLY;
+use gogo_search::{
+    search, Evaluation, GameHistory, SearchControl, SearchJob, SearchLimits, SearchOptions,
+    ThreadData, TranspositionTable,
+};
+use rayon::prelude::*;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::mpsc::channel;
+use std::time::{Duration, Instant};
+
+/// What to generate.
+#[derive(Clone, Debug)]
+pub struct DatagenConfig {
+    /// Games to play.
+    pub games: usize,
+    /// Nodes per move.
+    pub nodes: u64,
+    /// Games played at once.
+    pub threads: usize,
+    /// Seed: game `i` is the same game whatever the thread count.
+    pub seed: u64,
+    /// The random plies of an opening: a number from this range.
+    pub random_plies: std::ops::RangeInclusive<usize>,
+    /// Openings scored beyond this many centipawns are replaced by another.
+    pub opening_limit: i32,
+    /// Games still going after this many plies are drawn.
+    pub max_plies: usize,
+    /// The evaluation that plays and scores.
+    pub evaluation: Evaluation,
+    /// The scale of its scores (see the data format's header).
+    pub score_scale: u32,
+    /// Hash table per game, MiB.
+    pub hash_mb: usize,
+    /// The file to write (replaced).
+    pub out: PathBuf,
+}
+
+/// Totals, for the progress line and the end.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DatagenTotals {
+    /// Games finished.
+    pub games: usize,
+    /// Positions written.
+    pub positions: u64,
+    /// Results from Sente's point of view: wins, draws, losses.
+    pub sente_results: [usize; 3],
+    /// Plies played in all.
+    pub plies: u64,
+}
+
+/// One finished game's records.
+struct FinishedGame {
+    records: Vec<Record>,
+    sente_result: GameResult,
+    plies: usize,
+}
+
+/// A search thread's state, kept from game to game.
+struct Player {
+    tt: TranspositionTable,
+    threads: Vec<ThreadData>,
+}
+
+impl Player {
+    fn search(&mut self, game: &Game, config: &DatagenConfig) -> (Option<gogo_rules::Move>, i32) {
+        let job = SearchJob {
+            root: game.position().clone(),
+            history: GameHistory::from_positions(game.positions()),
+            limits: SearchLimits {
+                nodes: Some(config.nodes),
+                ..Default::default()
+            },
+            options: SearchOptions {
+                rules: *game.rules(),
+                evaluation: config.evaluation.clone(),
+                ..Default::default()
+            },
+        };
+        let result = search(
+            &job,
+            &self.tt,
+            &SearchControl::new(false),
+            &mut self.threads,
+            &|_| {},
+        );
+        (result.best, result.score)
+    }
+}
+
+/// A random opening for game `index`, scored within the limit by a search.
+fn opening(index: usize, config: &DatagenConfig, rng: &mut Rng, player: &mut Player) -> Game {
+    let rules = if index.is_multiple_of(2) {
+        RuleSet::standard()
+    } else {
+        RuleSet::kawu()
+    };
+    loop {
+        let mut game = Game::new(rules);
+        let span = config.random_plies.end() - config.random_plies.start() + 1;
+        let plies = config.random_plies.start() + rng.below(span);
+        for _ in 0..plies {
+            let moves = game.position().legal_moves();
+            if moves.is_empty() || game.outcome().is_some() {
+                break;
+            }
+            let mv = moves.as_slice()[rng.below(moves.len())];
+            game.play(mv).expect("a legal move");
+        }
+        if game.outcome().is_none() {
+            let (_, score) = player.search(&game, config);
+            if score.abs() <= config.opening_limit {
+                return game;
+            }
+        }
+    }
+}
+
+fn result_for(outcome: Option<Outcome>, side: gogo_rules::Color) -> GameResult {
+    match outcome.and_then(|o| o.winner()) {
+        None => GameResult::Draw,
+        Some(w) if w == side => GameResult::Win,
+        Some(_) => GameResult::Loss,
+    }
+}
+
+/// Plays game `index` to its end.
+fn play_game(index: usize, config: &DatagenConfig, player: &mut Player) -> FinishedGame {
+    let mut rng = Rng::new(config.seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    player.tt.clear();
+    for td in &mut player.threads {
+        td.clear();
+    }
+    let mut game = opening(index, config, &mut rng, player);
+    // Positions kept so far, with their side to move; results are known at the end.
+    let mut kept: Vec<(Position, i16, gogo_rules::Color, usize)> = Vec::new();
+    let mut announced: Option<Outcome> = None;
+    while game.outcome().is_none() && game.moves().len() < config.max_plies {
+        let pos = game.position().clone();
+        let (Some(best), score) = player.search(&game, config) else {
+            break;
+        };
+        if score.abs() >= MATE_IN_MAX_PLY {
+            // A forced mate: the game's result is known.
+            let side = pos.side_to_move();
+            announced = Some(Outcome::Win {
+                winner: if score > 0 { side } else { !side },
+                reason: gogo_rules::WinReason::Checkmate,
+            });
+            break;
+        }
+        let quiet = !pos.in_check() && !pos.is_capture(best) && !best.is_promotion();
+        if quiet && score.abs() < 10_000 {
+            let ply = game.moves().len();
+            kept.push((pos.clone(), score as i16, pos.side_to_move(), ply));
+        }
+        game.play(best).expect("the search plays legal moves");
+    }
+    let outcome = game.outcome().or(announced);
+    let records = kept
+        .into_iter()
+        .map(|(position, score, side, ply)| Record {
+            position,
+            score,
+            result: result_for(outcome, side),
+            ply: ply.min(255) as u8,
+        })
+        .collect();
+    FinishedGame {
+        records,
+        sente_result: result_for(outcome, gogo_rules::Color::Sente),
+        plies: game.moves().len(),
+    }
+}
+
+/// Generates the data. `progress` is called now and then (and once at the end) with the
+/// totals so far and the time since the start.
+pub fn run(
+    config: &DatagenConfig,
+    progress: &mut dyn FnMut(&DatagenTotals, Duration),
+) -> Result<DatagenTotals, String> {
+    let file =
+        std::fs::File::create(&config.out).map_err(|e| format!("{}: {e}", config.out.display()))?;
+    let mut out = std::io::BufWriter::new(file);
+    out.write_all(&data::header(config.score_scale))
+        .map_err(|e| e.to_string())?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.threads.max(1))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let (tx, rx) = channel::<FinishedGame>();
+    let start = Instant::now();
+    let mut totals = DatagenTotals::default();
+    let mut write_error = None;
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            pool.install(|| {
+                (0..config.games).into_par_iter().for_each_init(
+                    || Player {
+                        tt: TranspositionTable::new(config.hash_mb)
+                            .expect("the table size was checked"),
+                        threads: vec![ThreadData::new(0)],
+                    },
+                    |player, index| {
+                        let _ = tx.send(play_game(index, config, player));
+                    },
+                );
+            });
+            drop(tx);
+        });
+        let mut last_report = Instant::now();
+        for game in rx {
+            if write_error.is_none() {
+                if let Err(e) = data::write_records(&mut out, &game.records) {
+                    write_error = Some(e.to_string());
+                }
+            }
+            totals.games += 1;
+            totals.positions += game.records.len() as u64;
+            totals.plies += game.plies as u64;
+            totals.sente_results[2 - game.sente_result as usize] += 1;
+            if last_report.elapsed() >= Duration::from_secs(2) {
+                progress(&totals, start.elapsed());
+                last_report = Instant::now();
+            }
+        }
+    });
+    out.flush().map_err(|e| e.to_string())?;
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    progress(&totals, start.elapsed());
+    Ok(totals)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_few_games_make_readable_deterministic_data() {
+        let dir = std::env::temp_dir().join(format!("gogo-datagen-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let config = |threads: usize, name: &str| DatagenConfig {
+            games: 4,
+            nodes: 300,
+            threads,
+            seed: 9,
+            random_plies: 2..=4,
+            opening_limit: 2000,
+            max_plies: 120,
+            evaluation: Evaluation::Classical,
+            score_scale: 800,
+            hash_mb: 1,
+            out: dir.join(name),
+        };
+        let one = config(1, "one.bin");
+        let totals = run(&one, &mut |_, _| {}).unwrap();
+        assert_eq!(totals.games, 4);
+        assert!(totals.positions > 20, "{totals:?}");
+        let (scale, records) = data::read_all(&mut std::fs::File::open(&one.out).unwrap()).unwrap();
+        assert_eq!(scale, 800);
+        assert_eq!(records.len() as u64, totals.positions);
+        for r in &records {
+            assert!(!r.position.in_check());
+            assert!(r.score.abs() < 10_000);
+        }
+        // The same games with two threads, perhaps in another order.
+        let two = config(2, "two.bin");
+        run(&two, &mut |_, _| {}).unwrap();
+        let (_, again) = data::read_all(&mut std::fs::File::open(&two.out).unwrap()).unwrap();
+        let key = |r: &Record| r.encode();
+        let mut a: Vec<_> = records.iter().map(key).collect();
+        let mut b: Vec<_> = again.iter().map(key).collect();
+        a.sort();
+        b.sort();
+        assert_eq!(a, b);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
