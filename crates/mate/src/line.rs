@@ -1,0 +1,245 @@
+//! The mating line of a proven position.
+//!
+//! df-pn proves that a mate exists; the proof keeps, for each proven position, the length of
+//! the mate it found. The line given is the shortest mate when it can be found in time: an
+//! exact search over every check, deepened two plies at a time, finds the minimal mate
+//! length of each position it meets (memoised, and skipping checks the table has disproven).
+//! Its cost grows about sixfold every two plies, so it has a budget (half the proof's nodes,
+//! and at least 200,000); past it, the line is the mate the proof found, read from the table
+//! (the attacker's quickest proven check, the defender's longest-lasting answer), and no mate
+//! shorter than the depth the exact search completed exists.
+//!
+//! Either way the attacker mates as soon as it can and the defender resists longest: at the
+//! defender's turns, an answer that is mated last, a board move before a drop when they last
+//! as long (interposing a piece that is simply taken, a "useless interposition" to tsume
+//! composers, only when nothing else lasts as long).
+
+use crate::solver::{table_key, Solver};
+use gogo_rules::{Move, MoveList, Position};
+use std::collections::HashMap;
+
+/// The least node budget of the exact search.
+const MIN_EXACT_BUDGET: u64 = 200_000;
+
+/// What is known of the shortest mate from a position with the attacker to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Known {
+    /// It is exactly this many plies.
+    Exactly(u32),
+    /// It is longer than this many plies (or there is none).
+    LongerThan(u32),
+}
+
+struct ExactSearch<'a> {
+    memo: HashMap<u64, Known>,
+    solver: &'a mut Solver,
+    /// The node count at which the budget is spent.
+    budget_end: u64,
+}
+
+/// The defender's preference among answers mated after `plies`: longest first, then board
+/// moves before drops.
+fn resistance(plies: u32, answer: Move) -> (u32, bool) {
+    (plies, !answer.is_drop())
+}
+
+impl ExactSearch<'_> {
+    fn out_of_budget(&mut self) -> bool {
+        self.solver.tick() || self.solver.nodes > self.budget_end
+    }
+
+    /// The checks of `pos`, those the table has disproven (on any path) left out, proven ones
+    /// first.
+    fn checks(&self, pos: &Position) -> Vec<(Move, Position)> {
+        let mut list = MoveList::new();
+        pos.generate_checks(&mut list);
+        let mut out: Vec<(Move, Position, bool)> = list
+            .iter()
+            .filter_map(|&mv| {
+                let child = pos.played(mv);
+                match self.solver.table.get(table_key(&child, false)) {
+                    Some(e) if e.dn == 0 && !e.path_dependent => None,
+                    e => Some((mv, child, e.is_some_and(|e| e.pn == 0))),
+                }
+            })
+            .collect();
+        out.sort_by_key(|(_, _, proven)| !proven);
+        out.into_iter().map(|(mv, child, _)| (mv, child)).collect()
+    }
+
+    /// The length of the shortest mate from `pos` (attacker to move) if it is at most
+    /// `limit` plies; `None` otherwise, or when the budget runs out.
+    fn shortest(&mut self, pos: &Position, limit: u32) -> Option<u32> {
+        if self.out_of_budget() {
+            return None;
+        }
+        let key = pos.key();
+        match self.memo.get(&key) {
+            Some(&Known::Exactly(n)) => return (n <= limit).then_some(n),
+            Some(&Known::LongerThan(n)) if limit <= n => return None,
+            _ => {}
+        }
+        if limit == 0 {
+            return None;
+        }
+        if let Some(e) = self.solver.table.get(table_key(pos, true)) {
+            if e.dn == 0 && !e.path_dependent {
+                return None;
+            }
+        }
+        let mut best: Option<u32> = None;
+        for (_, child) in self.checks(pos) {
+            let answers = child.legal_moves();
+            if answers.is_empty() {
+                best = Some(1);
+                break;
+            }
+            // To beat the best so far, every answer must be mated within `cap - 2` plies.
+            let cap = best.map_or(limit, |b| b - 2);
+            if cap < 3 {
+                continue;
+            }
+            let mut longest = 0;
+            let mut all_mated = true;
+            for &answer in answers.iter() {
+                match self.shortest(&child.played(answer), cap - 2) {
+                    Some(n) => longest = longest.max(n),
+                    None => {
+                        all_mated = false;
+                        break;
+                    }
+                }
+            }
+            if all_mated {
+                best = Some(2 + longest);
+            }
+        }
+        if self.out_of_budget() {
+            return None;
+        }
+        let known = best.map_or(Known::LongerThan(limit), Known::Exactly);
+        self.memo.insert(key, known);
+        best
+    }
+
+    /// The line of a mate of exactly `length` plies from `pos`.
+    fn line(&mut self, pos: &Position, length: u32) -> Option<Vec<Move>> {
+        for (check, child) in self.checks(pos) {
+            let answers = child.legal_moves();
+            if answers.is_empty() {
+                if length == 1 {
+                    return Some(vec![check]);
+                }
+                continue;
+            }
+            if length < 3 {
+                continue;
+            }
+            // This check works when the defender's best answer is mated in `length - 2`.
+            let mut best_answer: Option<(u32, Move)> = None;
+            let mut all_mated = true;
+            for &answer in answers.iter() {
+                match self.shortest(&child.played(answer), length - 2) {
+                    Some(n) => {
+                        if best_answer.is_none_or(|(m, a)| resistance(n, answer) > resistance(m, a))
+                        {
+                            best_answer = Some((n, answer));
+                        }
+                    }
+                    None => {
+                        all_mated = false;
+                        break;
+                    }
+                }
+            }
+            if let (true, Some((n, answer))) = (all_mated, best_answer) {
+                if n == length - 2 {
+                    let mut line = vec![check, answer];
+                    line.extend(self.line(&child.played(answer), n)?);
+                    return Some(line);
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The mate the proof found, read from the table: `None` if part of it is missing.
+fn proof_line(root: &Position, solver: &Solver) -> Option<Vec<Move>> {
+    let mut line = Vec::new();
+    let mut pos = root.clone();
+    loop {
+        // The attacker: the proven check with the shortest mate.
+        let mut best: Option<(u16, Move)> = None;
+        for &check in Solver::moves(&pos, true).iter() {
+            let child = pos.played(check);
+            if let Some(e) = solver.table.get(table_key(&child, false)) {
+                if e.pn == 0 && best.is_none_or(|(l, _)| e.length < l) {
+                    best = Some((e.length, check));
+                }
+            }
+        }
+        let (_, check) = best?;
+        line.push(check);
+        pos.play(check);
+        let answers = pos.legal_moves();
+        if answers.is_empty() {
+            return Some(line);
+        }
+        // The defender: the answer whose mate is longest; every answer must be proven.
+        let mut best: Option<(u32, Move)> = None;
+        for &answer in answers.iter() {
+            let e = solver.table.get(table_key(&pos.played(answer), true))?;
+            if e.pn != 0 {
+                return None;
+            }
+            let n = e.length as u32;
+            if best.is_none_or(|(m, a)| resistance(n, answer) > resistance(m, a)) {
+                best = Some((n, answer));
+            }
+        }
+        let (_, answer) = best?;
+        line.push(answer);
+        pos.play(answer);
+        if line.len() > 1000 {
+            return None;
+        }
+    }
+}
+
+/// A mating line from `root`, which the solver has proven after `proof_nodes` nodes, and
+/// whether it is the shortest mate; `None` when the table lacks part of the proof or the
+/// solver's limits run out.
+pub(crate) fn mate_line(
+    root: &Position,
+    solver: &mut Solver,
+    proof_nodes: u64,
+) -> Option<(Vec<Move>, bool)> {
+    let proof_length = solver
+        .table
+        .get(table_key(root, true))
+        .map_or(u32::MAX, |e| e.length as u32);
+    let budget_end = solver.nodes + (proof_nodes / 2).max(MIN_EXACT_BUDGET);
+    let mut search = ExactSearch {
+        memo: HashMap::new(),
+        solver,
+        budget_end,
+    };
+    let mut limit = 1;
+    while limit <= proof_length {
+        if let Some(n) = search.shortest(root, limit) {
+            if let Some(line) = search.line(root, n) {
+                return Some((line, true));
+            }
+            break;
+        }
+        if search.out_of_budget() {
+            break;
+        }
+        limit += 2;
+    }
+    if solver.tick() {
+        return None;
+    }
+    proof_line(root, solver).map(|line| (line, false))
+}
