@@ -18,10 +18,12 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod csa;
 pub mod error;
 pub mod fuzz_checks;
 pub mod game;
 pub mod hand;
+pub mod kif;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
