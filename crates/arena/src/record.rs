@@ -7,11 +7,7 @@ use std::fmt::Write;
 
 /// One game as KIF text (the rules crate's writer), with its end and result.
 pub fn kif(record: &GameRecord, sente: &str, gote: &str) -> String {
-    let moves: Vec<Move> = record
-        .moves
-        .iter()
-        .map_while(|m| m.parse().ok())
-        .collect();
+    let moves: Vec<Move> = record.moves.iter().map_while(|m| m.parse().ok()).collect();
     let ending = match &record.termination {
         Termination::Resign(_) => "投了",
         Termination::TimeForfeit(_) => "切れ負け",
@@ -32,7 +28,11 @@ pub fn kif(record: &GameRecord, sente: &str, gote: &str) -> String {
     let summary = match record.termination.winner() {
         Some(c) => format!(
             "まで{n}手で{}の勝ち（{}）",
-            if c == Color::Sente { "先手" } else { "後手" },
+            if c == Color::Sente {
+                "先手"
+            } else {
+                "後手"
+            },
             record.termination.reason()
         ),
         None => format!("まで{n}手で引き分け（{}）", record.termination.reason()),

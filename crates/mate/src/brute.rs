@@ -4,40 +4,74 @@
 use gogo_rules::{MoveList, Position};
 use std::collections::HashMap;
 
+/// The search's memo, by (position, plies), and the positions it may still visit.
+struct Memo {
+    known: HashMap<(u64, u32), bool>,
+    budget: u64,
+}
+
 /// Whether the attacker (to move) mates within `plies` plies, every attacker move a check,
-/// whatever the defender does. Memoised by (position, plies), nothing else.
-fn mates_within(pos: &Position, plies: u32, memo: &mut HashMap<(u64, u32), bool>) -> bool {
+/// whatever the defender does; `None` once the budget is spent.
+fn mates_within(pos: &Position, plies: u32, memo: &mut Memo) -> Option<bool> {
     if plies == 0 {
-        return false;
+        return Some(false);
     }
-    if let Some(&known) = memo.get(&(pos.key(), plies)) {
-        return known;
+    if let Some(&known) = memo.known.get(&(pos.key(), plies)) {
+        return Some(known);
     }
+    memo.budget = memo.budget.checked_sub(1)?;
     let mut checks = MoveList::new();
     pos.generate_checks(&mut checks);
-    let result = checks.iter().any(|&check| {
+    let mut result = false;
+    for &check in checks.iter() {
         let child = pos.played(check);
         let answers = child.legal_moves();
-        if answers.is_empty() {
-            return true;
+        let mut mated = answers.is_empty();
+        if !mated && plies >= 3 {
+            mated = true;
+            for &answer in answers.iter() {
+                if !mates_within(&child.played(answer), plies - 2, memo)? {
+                    mated = false;
+                    break;
+                }
+            }
         }
-        plies >= 3
-            && answers
-                .iter()
-                .all(|&answer| mates_within(&child.played(answer), plies - 2, memo))
-    });
-    memo.insert((pos.key(), plies), result);
-    result
+        if mated {
+            result = true;
+            break;
+        }
+    }
+    memo.known.insert((pos.key(), plies), result);
+    Some(result)
 }
 
 /// The length in plies of the shortest forced mate by checks from `pos`, if one exists within
 /// `max_plies`.
 pub fn mate_length(pos: &Position, max_plies: u32) -> Option<u32> {
-    let mut memo = HashMap::new();
-    (1..=max_plies)
-        .step_by(2)
-        .find(|&n| mates_within(pos, n, &mut memo))
+    mate_length_within(pos, max_plies, u64::MAX).expect("an unlimited budget")
 }
+
+/// [`mate_length`], giving up (`Err`) after visiting `budget` positions.
+pub fn mate_length_within(
+    pos: &Position,
+    max_plies: u32,
+    budget: u64,
+) -> Result<Option<u32>, BudgetSpent> {
+    let mut memo = Memo {
+        known: HashMap::new(),
+        budget,
+    };
+    for n in (1..=max_plies).step_by(2) {
+        if mates_within(pos, n, &mut memo).ok_or(BudgetSpent)? {
+            return Ok(Some(n));
+        }
+    }
+    Ok(None)
+}
+
+/// The exhaustive search ran out of its budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BudgetSpent;
 
 /// Whether `line` is a mate from `pos` by the rules: every move legal, the attacker's moves
 /// all checks, and the last position mate (in check, no legal move).

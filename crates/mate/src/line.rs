@@ -48,23 +48,47 @@ impl ExactSearch<'_> {
         self.solver.tick() || self.solver.nodes > self.budget_end
     }
 
-    /// The checks of `pos`, those the table has disproven (on any path) left out, proven ones
-    /// first.
+    /// The checks of `pos`, those the table has disproven (on any path) left out, the most
+    /// promising first: proven ones (shortest proof first), then by proof number.
     fn checks(&self, pos: &Position) -> Vec<(Move, Position)> {
         let mut list = MoveList::new();
         pos.generate_checks(&mut list);
-        let mut out: Vec<(Move, Position, bool)> = list
+        let mut out: Vec<(Move, Position, (u32, u32))> = list
             .iter()
             .filter_map(|&mv| {
                 let child = pos.played(mv);
                 match self.solver.table.get(table_key(&child, false)) {
                     Some(e) if e.dn == 0 && !e.path_dependent => None,
-                    e => Some((mv, child, e.is_some_and(|e| e.pn == 0))),
+                    Some(e) if e.pn == 0 => Some((mv, child, (0, e.length as u32))),
+                    Some(e) => Some((mv, child, (1, e.pn))),
+                    None => Some((mv, child, (1, u32::MAX / 8))),
                 }
             })
             .collect();
-        out.sort_by_key(|(_, _, proven)| !proven);
+        out.sort_by_key(|&(_, _, order)| order);
         out.into_iter().map(|(mv, child, _)| (mv, child)).collect()
+    }
+
+    /// The defender's answers after a check (`child`), the likeliest escapes first: those the
+    /// table has disproven, then by disproof number, proven ones last (longest mate first),
+    /// so that a check that fails is found to fail soon.
+    fn answers(&self, child: &Position) -> Vec<(Move, Position)> {
+        let mut out: Vec<(Move, Position, (u32, u32))> = child
+            .legal_moves()
+            .iter()
+            .map(|&mv| {
+                let next = child.played(mv);
+                let order = match self.solver.table.get(table_key(&next, true)) {
+                    Some(e) if e.dn == 0 && !e.path_dependent => (0, 0),
+                    Some(e) if e.pn == 0 => (2, u32::MAX - e.length as u32),
+                    Some(e) => (1, e.dn),
+                    None => (1, u32::MAX / 8),
+                };
+                (mv, next, order)
+            })
+            .collect();
+        out.sort_by_key(|&(_, _, order)| order);
+        out.into_iter().map(|(mv, next, _)| (mv, next)).collect()
     }
 
     /// The length of the shortest mate from `pos` (attacker to move) if it is at most
@@ -89,8 +113,7 @@ impl ExactSearch<'_> {
         }
         let mut best: Option<u32> = None;
         for (_, child) in self.checks(pos) {
-            let answers = child.legal_moves();
-            if answers.is_empty() {
+            if !child.has_legal_move() {
                 best = Some(1);
                 break;
             }
@@ -101,8 +124,8 @@ impl ExactSearch<'_> {
             }
             let mut longest = 0;
             let mut all_mated = true;
-            for &answer in answers.iter() {
-                match self.shortest(&child.played(answer), cap - 2) {
+            for (_, next) in self.answers(&child) {
+                match self.shortest(&next, cap - 2) {
                     Some(n) => longest = longest.max(n),
                     None => {
                         all_mated = false;

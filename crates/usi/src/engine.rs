@@ -4,9 +4,10 @@
 //! Every bad line (unknown command, bad option value, malformed or illegal `position`) is
 //! answered with an `info string` and changes nothing.
 
+use gogo_mate::{MateLimits, MateProgress, MateResult, Solver};
 use gogo_protocol::{
-    BestMove, Checkmate, EngineMessage, GoCommand, GuiCommand, Info, InfoScore, OptionKind,
-    PositionSetup, ScoreBound,
+    BestMove, Checkmate, EngineMessage, GoCommand, GuiCommand, Info, InfoScore, MateLimit,
+    OptionKind, PositionSetup, ScoreBound,
 };
 use gogo_rules::{Move, MoveError, Position, RuleSet, SfenError};
 use gogo_search::nnue::Network;
@@ -77,6 +78,10 @@ struct Options {
     eval_file: String,
     /// ... and the network it holds.
     network: Arc<Network>,
+    /// `MateHash`: the mate solver's table, MiB.
+    mate_hash_mb: usize,
+    /// `MateProbe`: the mate solver looks first at every move on the clock.
+    mate_probe: bool,
 }
 
 /// `EvalFile`'s value for the network built into the binary.
@@ -95,6 +100,8 @@ impl Default for Options {
             use_nnue: matches!(Evaluation::default(), Evaluation::Nnue(_)),
             eval_file: INTERNAL_NETWORK.into(),
             network: Network::embedded(),
+            mate_hash_mb: DEFAULT_HASH_MB as usize,
+            mate_probe: true,
         }
     }
 }
@@ -121,6 +128,11 @@ fn option_list() -> Vec<EngineMessage> {
         },
         spin("MaxPlies", 0, 0, 100_000),
         spin("MoveOverhead", 10, 0, 10_000),
+        spin("MateHash", DEFAULT_HASH_MB, 1, MAX_HASH_MB),
+        EngineMessage::Option {
+            name: "MateProbe".into(),
+            kind: OptionKind::Check(true),
+        },
         EngineMessage::Option {
             name: "UseNNUE".into(),
             kind: OptionKind::Check(Options::default().use_nnue),
@@ -136,10 +148,13 @@ fn option_list() -> Vec<EngineMessage> {
     ]
 }
 
+/// A game search or a mate search running in the background.
 struct RunningSearch {
     control: Arc<SearchControl>,
+    /// The mate search's stop flag (it has no [`SearchControl`] of its own).
+    mate_stop: Arc<AtomicBool>,
     handle: JoinHandle<()>,
-    /// Set once `bestmove` is out: the thread is about to end.
+    /// Set once `bestmove` (or `checkmate`) is out: the thread is about to end.
     answered: Arc<AtomicBool>,
 }
 
@@ -154,6 +169,8 @@ pub struct UsiEngine {
     /// The start position and every position after it, the current last.
     positions: Vec<Position>,
     search: Option<RunningSearch>,
+    /// The mate solver and the table size it was made with, made at the first `go mate`.
+    mate: Option<(usize, Arc<Mutex<Solver>>)>,
 }
 
 fn parse_bool(value: &str) -> Option<bool> {
@@ -179,6 +196,7 @@ impl UsiEngine {
             threads: Arc::new(Mutex::new(vec![ThreadData::new(0)])),
             positions: vec![Position::startpos()],
             search: None,
+            mate: None,
         }
     }
 
@@ -297,11 +315,15 @@ impl UsiEngine {
                 number(1, MAX_HASH_MB).map(|n| self.options.hash_mb = n as usize)
             }
             "threads" => number(1, MAX_THREADS).map(|n| self.options.threads = n as usize),
+            "matehash" => number(1, MAX_HASH_MB).map(|n| self.options.mate_hash_mb = n as usize),
             "multipv" => number(1, 64).map(|n| self.options.multipv = n as usize),
             "maxplies" => number(0, 100_000).map(|n| self.options.max_plies = n as u32),
             "moveoverhead" | "move overhead" => {
                 number(0, 10_000).map(|n| self.options.move_overhead_ms = n as u64)
             }
+            "mateprobe" => parse_bool(value_text)
+                .map(|b| self.options.mate_probe = b)
+                .ok_or_else(|| format!("MateProbe must be true or false, not '{value_text}'")),
             "usennue" => parse_bool(value_text)
                 .map(|b| self.options.use_nnue = b)
                 .ok_or_else(|| format!("UseNNUE must be true or false, not '{value_text}'")),
@@ -398,17 +420,16 @@ impl UsiEngine {
             }
             return;
         }
-        if go.mate.is_some() {
-            self.out
-                .send(&EngineMessage::Checkmate(Checkmate::NotImplemented));
-            return;
-        }
         if self.search.is_some() {
             // A GUI sends `stop` first; if it did not, the running search answers now and
             // the new one starts, so that every `go` gets its `bestmove`.
             self.out
                 .info_string("go during a search: stopping the running search first");
             self.stop_search();
+        }
+        if let Some(limit) = go.mate {
+            self.go_mate(limit);
+            return;
         }
         self.apply_hash_size();
         let limits = UsiEngine::limits_from(&go);
@@ -441,32 +462,137 @@ impl UsiEngine {
         let threads = Arc::clone(&self.threads);
         let out = self.out.clone();
         let thread_control = Arc::clone(&control);
+        // A game move on the clock first asks the mate solver, briefly: a forced mate by
+        // checks is then played at once, whatever the search would have seen.
+        let probe = (self.options.mate_probe
+            && !job.limits.ponder
+            && !job.limits.infinite
+            && job.limits.depth.is_none()
+            && job.limits.nodes.is_none())
+        .then(|| self.mate_solver())
+        .flatten();
+        self.spawn_search("search", control, Arc::default(), move || {
+            if let Some(solver) = probe {
+                let mut solver = solver.lock().unwrap_or_else(|e| e.into_inner());
+                if let Some(line) = mate_probe(&mut solver, &job.root) {
+                    let plies = line.len() as i32;
+                    out.send(&EngineMessage::Info(Info {
+                        depth: Some(plies as u32),
+                        score: Some(InfoScore::Mate(plies)),
+                        pv: line.clone(),
+                        ..Info::default()
+                    }));
+                    out.send(&EngineMessage::BestMove {
+                        best: BestMove::Move(line[0]),
+                        ponder: line.get(1).copied(),
+                    });
+                    return;
+                }
+            }
+            let mut tds = threads.lock().unwrap_or_else(|e| e.into_inner());
+            let report = |info: SearchInfo| out.send(&EngineMessage::Info(info_line(&info)));
+            let result = search(&job, &tt, &thread_control, &mut tds, &report);
+            out.send(&EngineMessage::BestMove {
+                best: result.best.map_or(BestMove::Resign, BestMove::Move),
+                ponder: result.ponder,
+            });
+        });
+    }
+
+    /// `go mate`: the df-pn solver on the current position, answered with `checkmate` and
+    /// the mating line, `nomate`, or `timeout` (also after `stop` without an answer).
+    fn go_mate(&mut self, limit: MateLimit) {
+        let Some(solver) = self.mate_solver() else {
+            self.out.send(&EngineMessage::Checkmate(Checkmate::Timeout));
+            return;
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let limits = MateLimits {
+            time: match limit {
+                MateLimit::Millis(ms) => Some(Duration::from_millis(ms)),
+                MateLimit::Infinite => None,
+            },
+            stop: Some(Arc::clone(&stop)),
+            nodes: None,
+        };
+        let root = self.position().clone();
+        let out = self.out.clone();
+        let control = Arc::new(SearchControl::new(false));
+        self.spawn_search("mate", control, stop, move || {
+            let mut solver = solver.lock().unwrap_or_else(|e| e.into_inner());
+            let mut progress = |p: &MateProgress| {
+                out.send(&EngineMessage::Info(mate_info(
+                    p.nodes,
+                    p.elapsed,
+                    p.fill_permille,
+                )))
+            };
+            let outcome = solver.solve(&root, &limits, &mut progress);
+            out.send(&EngineMessage::Info(mate_info(
+                outcome.nodes,
+                outcome.elapsed,
+                0,
+            )));
+            out.send(&EngineMessage::Checkmate(match outcome.result {
+                MateResult::Mate(line) => Checkmate::Mate(line),
+                MateResult::NoMate => Checkmate::NoMate,
+                MateResult::Unknown => Checkmate::Timeout,
+            }));
+        });
+    }
+
+    /// The mate solver, (re)allocated at the `MateHash` size; `None` (with an error line)
+    /// when that size cannot be had.
+    fn mate_solver(&mut self) -> Option<Arc<Mutex<Solver>>> {
+        let wanted = self.options.mate_hash_mb;
+        if let Some((size, solver)) = &self.mate {
+            if *size == wanted {
+                return Some(Arc::clone(solver));
+            }
+        }
+        match Solver::new(wanted) {
+            Ok(solver) => {
+                let solver = Arc::new(Mutex::new(solver));
+                self.mate = Some((wanted, Arc::clone(&solver)));
+                Some(solver)
+            }
+            Err(e) => {
+                self.out.info_string(&format!("error: {e}"));
+                self.mate.as_ref().map(|(_, s)| Arc::clone(s))
+            }
+        }
+    }
+
+    /// Runs `work` on a thread of its own as the running search, with the controls that stop
+    /// it; the thread marks itself answered when `work` is done.
+    fn spawn_search(
+        &mut self,
+        name: &str,
+        control: Arc<SearchControl>,
+        mate_stop: Arc<AtomicBool>,
+        work: impl FnOnce() + Send + 'static,
+    ) {
         let answered = Arc::new(AtomicBool::new(false));
         let thread_answered = Arc::clone(&answered);
         let spawned = std::thread::Builder::new()
-            .name("search".into())
+            .name(name.into())
             .stack_size(64 << 20)
             .spawn(move || {
-                let mut tds = threads.lock().unwrap_or_else(|e| e.into_inner());
-                let report = |info: SearchInfo| out.send(&EngineMessage::Info(info_line(&info)));
-                let result = search(&job, &tt, &thread_control, &mut tds, &report);
-                out.send(&EngineMessage::BestMove {
-                    best: result.best.map_or(BestMove::Resign, BestMove::Move),
-                    ponder: result.ponder,
-                });
+                work();
                 thread_answered.store(true, Ordering::SeqCst);
             });
         match spawned {
             Ok(handle) => {
                 self.search = Some(RunningSearch {
                     control,
+                    mate_stop,
                     handle,
                     answered,
                 })
             }
             Err(e) => self
                 .out
-                .info_string(&format!("error: cannot start the search thread: {e}")),
+                .info_string(&format!("error: cannot start the {name} thread: {e}")),
         }
     }
 
@@ -487,6 +613,7 @@ impl UsiEngine {
     fn stop_search(&mut self) {
         if let Some(s) = self.search.take() {
             s.control.stop();
+            s.mate_stop.store(true, Ordering::SeqCst);
             s.control.ponderhit(); // a pondering search waits for either; stop wins
             let _ = s.handle.join();
         }
@@ -515,6 +642,33 @@ fn positions_after(setup: &PositionSetup, moves: &[Move]) -> Result<Vec<Position
         positions.push(next);
     }
     Ok(positions)
+}
+
+/// Nodes the mate solver may spend before a game search (about 10 ms).
+const MATE_PROBE_NODES: u64 = 5_000;
+
+/// A forced mate by checks from `root` found within [`MATE_PROBE_NODES`], if any.
+fn mate_probe(solver: &mut Solver, root: &Position) -> Option<Vec<gogo_rules::Move>> {
+    let limits = MateLimits {
+        nodes: Some(MATE_PROBE_NODES),
+        ..Default::default()
+    };
+    match solver.solve(root, &limits, &mut |_| {}).result {
+        MateResult::Mate(line) if !line.is_empty() => Some(line),
+        _ => None,
+    }
+}
+
+/// The `info` line of a mate search's progress.
+fn mate_info(nodes: u64, elapsed: Duration, hashfull: u32) -> Info {
+    let ms = elapsed.as_millis() as u64;
+    Info {
+        nodes: Some(nodes),
+        nps: Some((nodes * 1000).checked_div(ms).unwrap_or(nodes * 1000)),
+        time: Some(ms),
+        hashfull: (hashfull > 0).then_some(hashfull),
+        ..Info::default()
+    }
 }
 
 /// The `info` line for a search report.

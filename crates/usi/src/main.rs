@@ -1,7 +1,8 @@
 //! `gogo`: a minishogi engine speaking USI on stdin/stdout, with command-line tools.
 
 use clap::{Parser, Subcommand};
-use gogo_rules::parse_usi_position;
+use gogo_mate::{MateLimits, MateResult, Solver};
+use gogo_rules::{parse_usi_position, Position};
 use gogo_search::nnue::{self, Network};
 use gogo_search::{Evaluation, TranspositionTable};
 use gogo_usi::datagen::{self, DatagenConfig, DatagenTotals};
@@ -74,6 +75,24 @@ enum Command {
         /// The file to write.
         #[arg(long)]
         out: std::path::PathBuf,
+    },
+    /// Solve a mate problem (tsume): print the mating line, nomate or timeout.
+    Mate {
+        /// The position: an SFEN, or `startpos`.
+        #[arg(long, default_value = "startpos")]
+        sfen: String,
+        /// Moves played from it first.
+        #[arg(long, num_args = 0..)]
+        moves: Vec<String>,
+        /// Milliseconds to spend at most (per problem with --bench).
+        #[arg(long)]
+        time: Option<u64>,
+        /// Proof table size in MiB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+        /// Solve the fixed problem set instead (tests/data/tsume.tsv).
+        #[arg(long)]
+        bench: bool,
     },
     /// Count the leaves of the legal move tree, per root move.
     Perft {
@@ -187,6 +206,13 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Mate {
+            sfen,
+            moves,
+            time,
+            hash,
+            bench,
+        }) => mate_command(&sfen, &moves, time, hash, bench),
         Some(Command::Perft { depth, sfen, moves }) => {
             let mut text = sfen;
             if !moves.is_empty() {
@@ -205,5 +231,124 @@ fn main() -> ExitCode {
                 Err(_) => ExitCode::FAILURE,
             }
         }
+    }
+}
+
+/// `gogo mate`: one problem, or the bench set.
+fn mate_command(
+    sfen: &str,
+    moves: &[String],
+    time: Option<u64>,
+    hash: usize,
+    bench: bool,
+) -> ExitCode {
+    let mut solver = match Solver::new(hash) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("gogo mate: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let limits = MateLimits {
+        time: time.map(std::time::Duration::from_millis),
+        ..Default::default()
+    };
+    if bench {
+        let problems = gogo_mate::bench::problems();
+        let (mut solved, mut nodes, mut seconds) = (0, 0u64, 0f64);
+        let mut times = Vec::new();
+        for (i, (sfen, expected)) in problems.iter().enumerate() {
+            let Ok(pos) = Position::from_sfen(sfen) else {
+                eprintln!("gogo mate: bench problem {sfen} does not read");
+                return ExitCode::FAILURE;
+            };
+            solver.clear();
+            let outcome = solver.solve(&pos, &limits, &mut |_| {});
+            let right = match (&outcome.result, expected) {
+                (MateResult::Mate(line), Some(n)) => {
+                    line.len() as u32 == *n && gogo_mate::brute::is_mating_line(&pos, line)
+                }
+                (MateResult::NoMate, None) => true,
+                _ => false,
+            };
+            solved += usize::from(right);
+            nodes += outcome.nodes;
+            seconds += outcome.elapsed.as_secs_f64();
+            times.push(outcome.elapsed.as_secs_f64());
+            eprintln!(
+                "problem {:>3} {sfen}: {} in {:.3} s, {} nodes{}",
+                i + 1,
+                describe(&outcome.result),
+                outcome.elapsed.as_secs_f64(),
+                outcome.nodes,
+                if right { "" } else { " (WRONG)" }
+            );
+        }
+        times.sort_by(f64::total_cmp);
+        let median = times.get(times.len() / 2).copied().unwrap_or(0.0);
+        let worst = times.last().copied().unwrap_or(0.0);
+        println!(
+            "Median time: {:.1} ms, longest: {:.1} ms",
+            median * 1e3,
+            worst * 1e3
+        );
+        println!("Positions solved: {solved}/{}", problems.len());
+        println!(
+            "Nodes/second: {}",
+            (nodes as f64 / seconds.max(1e-9)) as u64
+        );
+        return if solved == problems.len() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        };
+    }
+    let mut text = sfen.to_string();
+    if !moves.is_empty() {
+        text = format!("{text} moves {}", moves.join(" "));
+    }
+    let pos = match parse_usi_position(&text) {
+        Ok((start, moves)) => moves.iter().fold(start, |p, &m| p.played(m)),
+        Err(e) => {
+            eprintln!("gogo mate: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let outcome = solver.solve(&pos, &limits, &mut |p| {
+        eprintln!(
+            "{} nodes, {:.1} s, table {}‰",
+            p.nodes,
+            p.elapsed.as_secs_f64(),
+            p.fill_permille
+        )
+    });
+    println!("{}", describe(&outcome.result));
+    eprintln!(
+        "{} nodes in {:.3} s{}",
+        outcome.nodes,
+        outcome.elapsed.as_secs_f64(),
+        match &outcome.result {
+            MateResult::Mate(_) if outcome.shortest => ", the shortest mate",
+            MateResult::Mate(_) => ", the mate the proof found",
+            MateResult::NoMate if outcome.perpetual => ", perpetual check at most",
+            _ => "",
+        }
+    );
+    ExitCode::SUCCESS
+}
+
+/// `mate N: moves`, `nomate` or `timeout`.
+fn describe(result: &MateResult) -> String {
+    match result {
+        MateResult::Mate(line) => format!(
+            "mate {}: {}",
+            line.len(),
+            line.iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+        MateResult::NoMate => "nomate".into(),
+        MateResult::Unknown => "timeout".into(),
     }
 }

@@ -3,7 +3,7 @@
 mod common;
 
 use common::{ms, secs, Gogo};
-use gogo_protocol::{EngineMessage, InfoScore};
+use gogo_protocol::{Checkmate, EngineMessage, InfoScore};
 use gogo_rules::Position;
 use std::time::Instant;
 
@@ -34,6 +34,8 @@ fn handshake_lists_every_option() {
         "MoveOverhead",
         "UseNNUE",
         "EvalFile",
+        "MateHash",
+        "MateProbe",
     ] {
         assert!(
             lines
@@ -255,6 +257,8 @@ fn bad_input_is_reported_and_changes_nothing() {
         "setoption name USI_Variant value chess",
         "setoption name NoSuchOption value 1",
         "setoption name UseNNUE value maybe",
+        "setoption name MateProbe value maybe",
+        "setoption name MateHash value 0",
         "setoption name EvalFile value /nonexistent/net.nnue",
         "go depth x",
         "go sideways",
@@ -318,7 +322,7 @@ fn finds_mates_in_one_three_and_five() {
 }
 
 #[test]
-fn go_perft_and_d_and_go_mate() {
+fn go_perft_and_d() {
     let mut e = Gogo::start();
     e.handshake();
     e.send("position startpos");
@@ -332,17 +336,116 @@ fn go_perft_and_d_and_go_mate() {
             .count(),
         14
     );
-    e.send("go mate 1000");
-    assert_eq!(
-        e.expect("checkmate", secs(5)).last().unwrap(),
-        "checkmate notimplemented"
-    );
     e.send("d");
     let lines = e.expect("info string legal moves", secs(5));
     assert!(lines
         .last()
         .unwrap()
         .starts_with("info string legal moves (14):"));
+}
+
+/// The line of a `checkmate` answer, replayed: every move legal, the attacker's all checks,
+/// mate at the end.
+fn checkmate_line(pos: &Position, answer: &str) -> Vec<gogo_rules::Move> {
+    let Ok(EngineMessage::Checkmate(Checkmate::Mate(line))) = answer.parse::<EngineMessage>()
+    else {
+        panic!("not a mating line: {answer}")
+    };
+    let mut p = pos.clone();
+    for (i, &mv) in line.iter().enumerate() {
+        assert!(p.is_legal(mv), "{answer}: {mv}");
+        p.play(mv);
+        assert!(i % 2 == 1 || p.in_check(), "{answer}: {mv} is no check");
+    }
+    assert!(
+        p.in_check() && !p.has_legal_move(),
+        "{answer} does not mate"
+    );
+    line
+}
+
+#[test]
+fn go_mate_answers_with_the_line_nomate_or_timeout() {
+    let mut e = Gogo::start();
+    e.handshake();
+    e.send("setoption name MateHash value 8");
+    // Mate in 5 against interpositions; a GUI's "solve checkmate".
+    let sfen = "1R2p/3+R1/Psg2/B3k/K4 b Bgs 49";
+    e.send(&format!("position sfen {sfen}"));
+    e.send("go mate 5000");
+    let lines = e.expect("checkmate", secs(10));
+    let line = checkmate_line(&Position::from_sfen(sfen).unwrap(), lines.last().unwrap());
+    assert_eq!(line.len(), 5);
+    assert!(
+        lines.iter().any(|l| l.starts_with("info nodes")),
+        "{lines:?}"
+    );
+    // No mate, and the only mating pawn drop is no move.
+    e.send("position sfen 4b/2Kpr/4k/5/1G1G1 b Prb2s 29");
+    e.send("go mate infinite");
+    assert_eq!(
+        e.expect("checkmate", secs(10)).last().unwrap(),
+        "checkmate nomate"
+    );
+    // No check at all: answered at once.
+    e.send("position startpos");
+    e.send("go mate 1000");
+    assert_eq!(
+        e.expect("checkmate", secs(2)).last().unwrap(),
+        "checkmate nomate"
+    );
+    // A long problem with a tiny budget, and one stopped: timeout, promptly.
+    e.send("position sfen 5/5/5/K1S1k/P4 w RBPrb2gs 32");
+    e.send("go mate 50");
+    assert_eq!(
+        e.expect("checkmate", secs(2)).last().unwrap(),
+        "checkmate timeout"
+    );
+    e.send("go mate infinite");
+    e.expect_silence("checkmate", ms(200));
+    e.send("stop");
+    assert_eq!(
+        e.expect("checkmate", secs(2)).last().unwrap(),
+        "checkmate timeout"
+    );
+    // The engine plays on.
+    e.send("position startpos");
+    e.send("go depth 3");
+    e.bestmove_in(&Position::startpos(), secs(5));
+}
+
+/// On the clock, a forced mate by checks is played at once, found by the mate solver before
+/// the search starts; without the probe the search finds it too, more slowly.
+#[test]
+fn a_mate_on_the_clock_is_played_at_once() {
+    let mut e = Gogo::start();
+    e.handshake();
+    // Mate in 9 against interpositions.
+    let sfen = "K3+R/4b/3gk/1S3/P4 b RBGPs 33";
+    let pos = Position::from_sfen(sfen).unwrap();
+    e.send(&format!("position sfen {sfen}"));
+    let asked = Instant::now();
+    e.send("go btime 60000 wtime 60000 byoyomi 5000");
+    let (mv, lines) = e.bestmove_in(&pos, secs(10));
+    assert!(asked.elapsed() < ms(1000), "{:?}", asked.elapsed());
+    assert_eq!(last_score(&lines), Some(InfoScore::Mate(9)), "{lines:?}");
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.contains("score mate"))
+        .unwrap();
+    let Ok(EngineMessage::Info(info)) = info.parse::<EngineMessage>() else {
+        panic!("{info}")
+    };
+    assert_eq!(info.pv.len(), 9);
+    assert_eq!(info.pv[0], mv);
+    e.send("setoption name MateProbe value false");
+    e.send("go movetime 300");
+    let (_, lines) = e.bestmove_in(&pos, secs(10));
+    assert!(
+        lines.iter().filter(|l| l.starts_with("info depth")).count() > 1,
+        "{lines:?}"
+    );
 }
 
 #[test]
