@@ -230,6 +230,10 @@ impl UsiEngine {
             GuiCommand::IsReady => {
                 if self.search.is_none() {
                     self.apply_hash_size();
+                    // The mate table too, so that the first `go mate` does not wait for it.
+                    if self.options.mate_probe || self.mate.is_some() {
+                        self.mate_solver();
+                    }
                 }
                 self.out.send(&EngineMessage::ReadyOk);
             }

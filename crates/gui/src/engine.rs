@@ -1,0 +1,377 @@
+//! The engine behind a page: a USI engine in a child process ([`gogo_protocol::EngineClient`],
+//! the client the arena uses), driven from a thread of its own so that the async server never
+//! blocks on it. The session sends [`EngineCommand`]s and receives [`EngineEvent`]s; a new
+//! command stops whatever the engine was doing, and a dead or babbling engine is reported,
+//! then started again at the next command.
+
+use gogo_protocol::{
+    BestMoveAnswer, Checkmate, ClientError, EngineClient, EngineMessage, EngineSpec, GoCommand,
+    GuiCommand, Info, MateLimit,
+};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc::UnboundedSender;
+
+/// How long the engine may take to start and answer `isready`.
+const STARTUP: Duration = Duration::from_secs(10);
+/// How long it may take to answer `stop`.
+const STOP_GRACE: Duration = Duration::from_secs(2);
+
+/// What the session asks of the engine. Each job has an id, which its events carry.
+#[derive(Clone, Debug)]
+pub enum EngineCommand {
+    /// Think about a move: `position`, then `go` with these limits, answered by `bestmove`
+    /// within `allowed`.
+    Search {
+        /// The job's id.
+        id: u64,
+        /// The `position` command.
+        position: GuiCommand,
+        /// The `go` command.
+        go: GoCommand,
+        /// The longest the answer may take.
+        allowed: Duration,
+    },
+    /// Analyse until told otherwise (`go infinite` with MultiPV lines).
+    Analyze {
+        /// The job's id.
+        id: u64,
+        /// The `position` command.
+        position: GuiCommand,
+        /// Lines.
+        multipv: u32,
+    },
+    /// Solve a mate problem (`go mate`).
+    Mate {
+        /// The job's id.
+        id: u64,
+        /// The `position` command.
+        position: GuiCommand,
+        /// Milliseconds.
+        millis: u64,
+    },
+    /// Stop the current job without waiting for anything in return.
+    Stop,
+    /// A new game starts.
+    NewGame,
+}
+
+/// What the engine did.
+#[derive(Clone, Debug)]
+pub enum EngineEvent {
+    /// The engine is up; its `id name`.
+    Ready {
+        /// Its name.
+        name: String,
+    },
+    /// An `info` line of job `id`.
+    Info {
+        /// The job.
+        id: u64,
+        /// The line.
+        info: Info,
+    },
+    /// The answer to a search, and how long it took.
+    BestMove {
+        /// The job.
+        id: u64,
+        /// The answer.
+        answer: BestMoveAnswer,
+        /// Time from `go` to `bestmove`.
+        elapsed: Duration,
+    },
+    /// The answer to a mate search.
+    Checkmate {
+        /// The job.
+        id: u64,
+        /// The answer.
+        answer: Checkmate,
+    },
+    /// The engine failed (crashed, hung, sent garbage) during job `id`.
+    Failed {
+        /// The job, if one was running.
+        id: Option<u64>,
+        /// What happened.
+        message: String,
+    },
+}
+
+/// The session's handle on the engine thread.
+pub struct EngineHandle {
+    commands: Sender<EngineCommand>,
+}
+
+impl EngineHandle {
+    /// Starts the thread for the engine `spec`; events go to `events`.
+    pub fn spawn(spec: EngineSpec, events: UnboundedSender<EngineEvent>) -> EngineHandle {
+        let (commands, receiver) = channel();
+        std::thread::Builder::new()
+            .name("engine".into())
+            .spawn(move || Worker::new(spec, events, receiver).run())
+            .expect("a thread for the engine");
+        EngineHandle { commands }
+    }
+
+    /// Sends a command (ignored if the thread has ended).
+    pub fn send(&self, command: EngineCommand) {
+        let _ = self.commands.send(command);
+    }
+}
+
+/// What the engine is busy with.
+#[derive(Clone, Copy, Debug)]
+enum Job {
+    Search {
+        id: u64,
+        started: Instant,
+        deadline: Instant,
+    },
+    Analyze {
+        id: u64,
+    },
+    Mate {
+        id: u64,
+        deadline: Instant,
+    },
+}
+
+struct Worker {
+    spec: EngineSpec,
+    events: UnboundedSender<EngineEvent>,
+    commands: Receiver<EngineCommand>,
+    client: Option<EngineClient>,
+    job: Option<Job>,
+}
+
+impl Worker {
+    fn new(
+        spec: EngineSpec,
+        events: UnboundedSender<EngineEvent>,
+        commands: Receiver<EngineCommand>,
+    ) -> Worker {
+        Worker {
+            spec,
+            events,
+            commands,
+            client: None,
+            job: None,
+        }
+    }
+
+    fn emit(&self, event: EngineEvent) {
+        let _ = self.events.send(event);
+    }
+
+    /// The engine, started if need be.
+    fn client(&mut self) -> Option<&mut EngineClient> {
+        if self.client.as_mut().is_some_and(|c| !c.is_alive()) {
+            self.client = None;
+        }
+        if self.client.is_none() {
+            match EngineClient::start(&self.spec, STARTUP) {
+                Ok(c) => {
+                    let name = c.id_name().unwrap_or(&self.spec.name).to_string();
+                    self.client = Some(c);
+                    self.emit(EngineEvent::Ready { name });
+                }
+                Err(e) => {
+                    self.emit(EngineEvent::Failed {
+                        id: None,
+                        message: format!("cannot start the engine {}: {e}", self.spec.program),
+                    });
+                    return None;
+                }
+            }
+        }
+        self.client.as_mut()
+    }
+
+    fn fail(&mut self, id: Option<u64>, error: ClientError) {
+        self.job = None;
+        if let Some(c) = self.client.take() {
+            c.shutdown();
+        }
+        self.emit(EngineEvent::Failed {
+            id,
+            message: format!("the engine failed: {error}"),
+        });
+    }
+
+    fn run(mut self) {
+        loop {
+            // Commands first; while a job runs, the engine's lines in between.
+            let command = if self.job.is_some() {
+                match self.commands.recv_timeout(Duration::from_millis(5)) {
+                    Ok(c) => Some(c),
+                    Err(RecvTimeoutError::Timeout) => None,
+                    Err(RecvTimeoutError::Disconnected) => break,
+                }
+            } else {
+                match self.commands.recv() {
+                    Ok(c) => Some(c),
+                    Err(_) => break,
+                }
+            };
+            if let Some(command) = command {
+                self.stop_job();
+                self.start(command);
+            }
+            self.read_lines();
+        }
+        self.stop_job();
+        if let Some(c) = self.client.take() {
+            c.shutdown();
+        }
+    }
+
+    /// Stops the running job and waits for its closing answer, which nobody wants now.
+    fn stop_job(&mut self) {
+        let Some(job) = self.job.take() else { return };
+        let Some(client) = self.client.as_mut() else {
+            return;
+        };
+        let deadline = Instant::now() + STOP_GRACE;
+        let result = client.send(&GuiCommand::Stop).and_then(|_| match job {
+            Job::Mate { .. } => client.wait_checkmate(deadline, &mut |_| {}).map(|_| ()),
+            _ => client.wait_bestmove(deadline, &mut |_| {}).map(|_| ()),
+        });
+        if let Err(e) = result {
+            self.fail(None, e);
+        }
+    }
+
+    fn start(&mut self, command: EngineCommand) {
+        let (position, go, job) = match command {
+            EngineCommand::Stop => return,
+            EngineCommand::NewGame => {
+                if let Some(c) = self.client.as_mut() {
+                    let _ = c.send(&GuiCommand::UsiNewGame);
+                }
+                return;
+            }
+            EngineCommand::Search {
+                id,
+                position,
+                go,
+                allowed,
+            } => {
+                let started = Instant::now();
+                (
+                    position,
+                    go,
+                    Job::Search {
+                        id,
+                        started,
+                        deadline: started + allowed,
+                    },
+                )
+            }
+            EngineCommand::Analyze {
+                id,
+                position,
+                multipv,
+            } => {
+                if let Some(c) = self.client() {
+                    if c.offers("MultiPV") {
+                        let _ = c.set_option("MultiPV", &multipv.to_string());
+                    }
+                }
+                let go = GoCommand {
+                    infinite: true,
+                    ..Default::default()
+                };
+                (position, go, Job::Analyze { id })
+            }
+            EngineCommand::Mate {
+                id,
+                position,
+                millis,
+            } => {
+                let go = GoCommand {
+                    mate: Some(MateLimit::Millis(millis)),
+                    ..Default::default()
+                };
+                let deadline = Instant::now() + Duration::from_millis(millis) + STOP_GRACE;
+                (position, go, Job::Mate { id, deadline })
+            }
+        };
+        let id = match job {
+            Job::Search { id, .. } | Job::Analyze { id } | Job::Mate { id, .. } => id,
+        };
+        let Some(client) = self.client() else { return };
+        let sent = client
+            .send(&position)
+            .and_then(|_| client.send(&GuiCommand::Go(go)));
+        match sent {
+            Ok(()) => self.job = Some(job),
+            Err(e) => self.fail(Some(id), e),
+        }
+    }
+
+    /// Reads what the engine has said, briefly.
+    fn read_lines(&mut self) {
+        let Some(job) = self.job else { return };
+        let events = self.events.clone();
+        let Some(client) = self.client.as_mut() else {
+            self.job = None;
+            return;
+        };
+        let soon = Instant::now() + Duration::from_millis(20);
+        let (id, deadline) = match job {
+            Job::Search { id, deadline, .. } | Job::Mate { id, deadline } => (id, Some(deadline)),
+            Job::Analyze { id } => (id, None),
+        };
+        let mut finished = false;
+        let mut failure = None;
+        while Instant::now() < soon {
+            let wait = deadline.map_or(soon, |d| d.min(soon));
+            match client.next_message(wait) {
+                Ok(Ok(EngineMessage::Info(info))) => {
+                    let _ = events.send(EngineEvent::Info { id, info });
+                }
+                Ok(Ok(EngineMessage::BestMove { best, ponder })) => {
+                    if let Job::Search { started, .. } = job {
+                        let _ = events.send(EngineEvent::BestMove {
+                            id,
+                            answer: BestMoveAnswer { best, ponder },
+                            elapsed: started.elapsed(),
+                        });
+                    }
+                    finished = true;
+                    break;
+                }
+                Ok(Ok(EngineMessage::Checkmate(answer))) => {
+                    if let Job::Mate { .. } = job {
+                        let _ = events.send(EngineEvent::Checkmate { id, answer });
+                    }
+                    finished = true;
+                    break;
+                }
+                Ok(Ok(_)) => {}
+                Ok(Err(unreadable)) => {
+                    let head = unreadable.line.split_whitespace().next().unwrap_or("");
+                    if head == "bestmove" || head == "checkmate" {
+                        failure = Some(ClientError::Malformed(unreadable.line));
+                        break;
+                    }
+                }
+                Err(ClientError::Timeout) => {
+                    if deadline.is_some_and(|d| Instant::now() >= d) {
+                        failure = Some(ClientError::Timeout);
+                    }
+                    break;
+                }
+                Err(e) => {
+                    failure = Some(e);
+                    break;
+                }
+            }
+        }
+        if finished {
+            self.job = None;
+        }
+        if let Some(e) = failure {
+            self.fail(Some(id), e);
+        }
+    }
+}

@@ -1,0 +1,94 @@
+//! `gogo-gui`: a minishogi board in the browser with gogo (or any USI engine) behind it.
+//!
+//!   cargo run --release -p gogo-gui              # gogo, built beside this binary or by cargo
+//!   gogo-gui --engine /path/to/engine --port 8080
+
+use clap::Parser;
+use gogo_gui::{app, Config};
+use gogo_protocol::EngineSpec;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "gogo-gui",
+    version,
+    about = "A minishogi board in the browser for USI engines"
+)]
+struct Cli {
+    /// The USI engine (default: gogo, beside this program).
+    #[arg(long)]
+    engine: Option<PathBuf>,
+    /// Arguments for the engine.
+    #[arg(long = "engine-arg", num_args = 1)]
+    engine_args: Vec<String>,
+    /// Port (0: any free port).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// Address to listen on. Only 127.0.0.1 unless you ask: anyone who can reach the port
+    /// can run the engine.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: IpAddr,
+}
+
+/// gogo beside this program (`target/release/gogo` next to `target/release/gogo-gui`).
+fn default_engine() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let beside = exe.with_file_name(format!("gogo{}", std::env::consts::EXE_SUFFIX));
+    beside.exists().then_some(beside)
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    let Some(engine) = cli.engine.or_else(default_engine) else {
+        eprintln!("gogo-gui: no engine: build gogo (cargo build --release) or give --engine PATH");
+        return ExitCode::from(2);
+    };
+    if !engine.exists() {
+        eprintln!("gogo-gui: {}: no such file", engine.display());
+        return ExitCode::from(2);
+    }
+    let spec = EngineSpec {
+        args: cli.engine_args,
+        ..EngineSpec::new(engine.display().to_string())
+    };
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("gogo-gui: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async move {
+        let address = SocketAddr::new(cli.host, cli.port);
+        let listener = match tokio::net::TcpListener::bind(address).await {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("gogo-gui: cannot listen on {address}: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let bound = listener.local_addr().unwrap_or(address);
+        if cli.host != IpAddr::V4(Ipv4Addr::LOCALHOST) {
+            eprintln!(
+                "gogo-gui: listening on {bound}, which other machines may reach: anyone who can \
+                 open the page can run the engine"
+            );
+        }
+        println!(
+            "gogo-gui: open http://{bound}/ (engine {})",
+            engine.display()
+        );
+        match axum::serve(listener, app(Config { engine: spec })).await {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("gogo-gui: {e}");
+                ExitCode::FAILURE
+            }
+        }
+    })
+}

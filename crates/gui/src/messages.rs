@@ -1,0 +1,222 @@
+//! The WebSocket protocol between the page and the server, as JSON: what the page asks
+//! ([`Request`]) and what the server tells ([`Update`]). The page only shows and asks; the
+//! server decides what is legal, when the game ends and what the engine does.
+
+use serde::{Deserialize, Serialize};
+
+/// Who plays a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Player {
+    /// The person at the page.
+    Human,
+    /// The engine.
+    Engine,
+}
+
+/// A clock for both sides, in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum ClockSetting {
+    /// Main time, then a byoyomi per move.
+    Byoyomi {
+        /// Main time.
+        main_ms: u64,
+        /// Time per move once the main time is spent.
+        byoyomi_ms: u64,
+    },
+    /// Main time plus an increment per move.
+    Fischer {
+        /// Main time.
+        main_ms: u64,
+        /// Added after each move.
+        increment_ms: u64,
+    },
+    /// No clock: the engine thinks this long per move.
+    None {
+        /// The engine's time per move.
+        engine_ms: u64,
+    },
+}
+
+/// What the page asks.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Request {
+    /// A new game.
+    NewGame {
+        /// `standard`, `kawu`, or an SFEN.
+        start: String,
+        /// `standard` or `kawu`.
+        rules: String,
+        /// Who plays Sente.
+        sente: Player,
+        /// Who plays Gote.
+        gote: Player,
+        /// The clock.
+        clock: ClockSetting,
+    },
+    /// The person's move, in USI.
+    Move {
+        /// For example `2e3d`, `2b1a+`, `P*3c`.
+        usi: String,
+    },
+    /// Take back the last move (and the engine's answer, against the engine).
+    Takeback,
+    /// The person resigns.
+    Resign,
+    /// Start or stop the analysis of the current position.
+    Analyze {
+        /// On or off.
+        on: bool,
+        /// Lines to show.
+        multipv: u32,
+    },
+    /// Solve the current position as a mate problem (`go mate`).
+    Mate,
+    /// Load a game or a position: SFEN, KIF or CSA text.
+    Load {
+        /// The text.
+        text: String,
+    },
+    /// The game as KIF and CSA, for saving.
+    Export,
+}
+
+/// A score as the engine reported it, from Sente's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum SenteScore {
+    /// Centipawns.
+    Cp {
+        /// The value.
+        value: i32,
+    },
+    /// Mate in this many plies (negative: Sente is mated).
+    Mate {
+        /// The value.
+        plies: i32,
+    },
+}
+
+/// One analysis line.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AnalysisLine {
+    /// 1-based MultiPV index.
+    pub multipv: u32,
+    /// Depth.
+    pub depth: u32,
+    /// Score for Sente.
+    pub score: Option<SenteScore>,
+    /// Sente's winning chance from the score, 0 to 1.
+    pub sente_win: Option<f64>,
+    /// Nodes per second.
+    pub nps: Option<u64>,
+    /// Nodes.
+    pub nodes: Option<u64>,
+    /// The PV in USI.
+    pub pv: Vec<String>,
+    /// The PV in Japanese notation.
+    pub pv_japanese: String,
+}
+
+/// A square's content for the page.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BoardPiece {
+    /// USI square, e.g. `3c`.
+    pub square: String,
+    /// `sente` or `gote`.
+    pub color: &'static str,
+    /// SFEN letter with `+` for promoted pieces, uppercase (`P`, `+B`).
+    pub kind: String,
+}
+
+/// A clock's state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ClockView {
+    /// Main time left, ms, by colour (Sente first).
+    pub main_ms: [u64; 2],
+    /// Byoyomi per move, ms (0 for Fischer).
+    pub byoyomi_ms: u64,
+    /// Which side's clock runs (0 Sente, 1 Gote), if any.
+    pub running: Option<usize>,
+}
+
+/// One move of the record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RecordMove {
+    /// USI.
+    pub usi: String,
+    /// Japanese notation with the mover's mark.
+    pub japanese: String,
+}
+
+/// What the page shows of the game.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameView {
+    /// SFEN of every position, the start first.
+    pub positions: Vec<String>,
+    /// The moves.
+    pub moves: Vec<RecordMove>,
+    /// The current position's pieces.
+    pub board: Vec<BoardPiece>,
+    /// Hands: per colour (Sente first), `[letter, count]` pairs.
+    pub hands: [Vec<(String, u8)>; 2],
+    /// `sente` or `gote`.
+    pub turn: &'static str,
+    /// The legal moves of the current position, in USI (empty when the game is over or the
+    /// engine is to move).
+    pub legal: Vec<String>,
+    /// The last move, USI.
+    pub last_move: Option<String>,
+    /// Whether the side to move is in check.
+    pub in_check: bool,
+    /// Who plays each side.
+    pub players: [Player; 2],
+    /// The rule set's name.
+    pub rules: &'static str,
+    /// The clock, if any.
+    pub clock: Option<ClockView>,
+    /// The result, when the game is over: `1-0`, `0-1`, `1/2-1/2`.
+    pub result: Option<String>,
+    /// Why it ended, in words.
+    pub reason: Option<String>,
+    /// Sente's score after each ply, as far as the engine said (for the graph).
+    pub scores: Vec<Option<f64>>,
+    /// The engine's name.
+    pub engine: String,
+}
+
+/// What the server tells the page.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Update {
+    /// The game as it now stands.
+    State(Box<GameView>),
+    /// The engine's analysis lines.
+    Analysis {
+        /// The lines, MultiPV order.
+        lines: Vec<AnalysisLine>,
+    },
+    /// The answer to a mate search.
+    Mate {
+        /// `mate N: ...`, `no mate`, or `no answer in time`.
+        text: String,
+        /// The line in Japanese, if mate.
+        japanese: String,
+    },
+    /// The game as KIF and CSA text.
+    Export {
+        /// KIF.
+        kif: String,
+        /// CSA.
+        csa: String,
+        /// The current position's SFEN.
+        sfen: String,
+    },
+    /// Something went wrong; the game is kept.
+    Error {
+        /// What, in words.
+        message: String,
+    },
+}

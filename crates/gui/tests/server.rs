@@ -1,0 +1,244 @@
+//! The WebSocket protocol against the real server: moves judged by the rules crate, game
+//! ends, takeback, records, and engines that crash or talk nonsense.
+
+use futures_util::{SinkExt, StreamExt};
+use gogo_gui::{app, Config};
+use gogo_protocol::EngineSpec;
+use gogo_rules::kif::read_kif;
+use gogo_rules::Position;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio_tungstenite::tungstenite::Message;
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// The gogo binary of this build (`cargo test --workspace` builds it beside the tests).
+fn gogo() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().unwrap().parent().unwrap();
+    let gogo = dir.join(format!("gogo{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        gogo.exists(),
+        "{} is missing: run `cargo test --workspace`, which builds it",
+        gogo.display()
+    );
+    gogo
+}
+
+/// An engine in shell that does `on_go` for each `go`.
+fn shell_engine(on_go: &str) -> EngineSpec {
+    let script = format!(
+        r#"while read -r line; do case "$line" in usi) echo "id name shell"; echo usiok;; isready) echo readyok;; go*) {on_go};; quit) exit 0;; esac; done"#
+    );
+    EngineSpec {
+        name: "shell".into(),
+        program: "sh".into(),
+        args: vec!["-c".into(), script],
+        options: vec![],
+    }
+}
+
+async fn connect(engine: EngineSpec) -> Socket {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(listener, app(Config { engine })).await.unwrap();
+    });
+    let (socket, _) = tokio_tungstenite::connect_async(format!("ws://{address}/ws"))
+        .await
+        .unwrap();
+    socket
+}
+
+async fn request(socket: &mut Socket, value: Value) {
+    socket
+        .send(Message::Text(value.to_string().into()))
+        .await
+        .unwrap();
+}
+
+/// The next update of `kind` satisfying `accept`, within ten seconds.
+async fn next(socket: &mut Socket, kind: &str, accept: impl Fn(&Value) -> bool) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let message = tokio::time::timeout_at(deadline, socket.next())
+            .await
+            .unwrap_or_else(|_| panic!("no {kind} update in time"))
+            .expect("the socket is open")
+            .unwrap();
+        if let Message::Text(text) = message {
+            let v: Value = serde_json::from_str(&text).unwrap();
+            if v["type"] == kind && accept(&v) {
+                return v;
+            }
+        }
+    }
+}
+
+fn moves(state: &Value) -> usize {
+    state["moves"].as_array().unwrap().len()
+}
+
+fn new_game(start: &str, sente: &str, gote: &str) -> Value {
+    json!({"type": "new_game", "start": start, "rules": "standard", "sente": sente, "gote": gote,
+           "clock": {"kind": "none", "engine_ms": 50}})
+}
+
+#[tokio::test]
+async fn moves_are_judged_and_the_engine_answers() {
+    let mut s = connect(EngineSpec::new(gogo().display().to_string())).await;
+    let state = next(&mut s, "state", |_| true).await;
+    assert_eq!(state["legal"].as_array().unwrap().len(), 14);
+    assert_eq!(state["turn"], "sente");
+    request(&mut s, new_game("standard", "human", "engine")).await;
+    next(&mut s, "state", |v| moves(v) == 0).await;
+    // An illegal move is refused with the reason; the game is unchanged.
+    request(&mut s, json!({"type": "move", "usi": "5d5b"})).await;
+    let error = next(&mut s, "error", |_| true).await;
+    assert!(
+        error["message"].as_str().unwrap().contains("illegal"),
+        "{error}"
+    );
+    request(&mut s, json!({"type": "move", "usi": "banana"})).await;
+    next(&mut s, "error", |_| true).await;
+    // A legal move, then the engine's legal answer.
+    request(&mut s, json!({"type": "move", "usi": "3e4d"})).await;
+    let state = next(&mut s, "state", |v| moves(v) == 2).await;
+    let position = Position::from_sfen(state["positions"][1].as_str().unwrap()).unwrap();
+    let reply = state["moves"][1]["usi"].as_str().unwrap();
+    assert!(position.parse_move(reply).is_ok(), "{reply}");
+    assert!(!state["legal"].as_array().unwrap().is_empty());
+    // Take back: both moves, back to the person's turn.
+    request(&mut s, json!({"type": "takeback"})).await;
+    let state = next(&mut s, "state", |v| moves(v) == 0).await;
+    assert_eq!(state["turn"], "sente");
+    // The record as KIF reads back to the same moves.
+    request(&mut s, json!({"type": "move", "usi": "3e4d"})).await;
+    next(&mut s, "state", |v| moves(v) == 2).await;
+    request(&mut s, json!({"type": "export"})).await;
+    let export = next(&mut s, "export", |_| true).await;
+    let (start, read) = read_kif(export["kif"].as_str().unwrap()).unwrap();
+    assert_eq!(start, Position::startpos());
+    assert_eq!(read.len(), 2);
+    assert!(export["csa"].as_str().unwrap().contains("+3544GI"));
+}
+
+#[tokio::test]
+async fn mate_ends_the_game_and_load_refuses_bad_text() {
+    let mut s = connect(EngineSpec::new(gogo().display().to_string())).await;
+    next(&mut s, "state", |_| true).await;
+    request(&mut s, new_game("k4/2S2/1G3/5/4K b G 1", "human", "engine")).await;
+    next(&mut s, "state", |v| {
+        moves(v) == 0 && v["board"].as_array().unwrap().len() == 4
+    })
+    .await;
+    request(&mut s, json!({"type": "move", "usi": "G*5b"})).await;
+    let state = next(&mut s, "state", |v| v["result"].is_string()).await;
+    assert_eq!(state["result"], "1-0");
+    assert_eq!(state["reason"], "checkmate");
+    assert!(state["legal"].as_array().unwrap().is_empty());
+    request(&mut s, json!({"type": "move", "usi": "5a4a"})).await;
+    next(&mut s, "error", |v| {
+        v["message"].as_str().unwrap().contains("over")
+    })
+    .await;
+    // Bad text to load: an error, the game kept.
+    request(
+        &mut s,
+        json!({"type": "load", "text": "rbsgk/4p/5/P4/KGSBR b K 1"}),
+    )
+    .await;
+    next(&mut s, "error", |_| true).await;
+    request(&mut s, json!({"type": "load", "text": "手合割：平手\n"})).await;
+    next(&mut s, "error", |_| true).await;
+    // A good KIF.
+    let kif = "手合割：５五将棋\n   1 ４四銀(35)\n   2 ４二銀(31)\n";
+    request(&mut s, json!({"type": "load", "text": kif})).await;
+    let state = next(&mut s, "state", |v| moves(v) == 2).await;
+    assert_eq!(state["moves"][0]["japanese"], "▲４四銀");
+    // A bad SFEN for a new game, and a bad clock.
+    request(&mut s, new_game("rbsgk/4p/5/P4 b - 1", "human", "engine")).await;
+    next(&mut s, "error", |_| true).await;
+    request(
+        &mut s,
+        json!({"type": "new_game", "start": "standard", "rules": "chess",
+        "sente": "human", "gote": "engine", "clock": {"kind": "none", "engine_ms": 50}}),
+    )
+    .await;
+    next(&mut s, "error", |_| true).await;
+    request(&mut s, json!({"type": "frobnicate"})).await;
+    next(&mut s, "error", |v| {
+        v["message"].as_str().unwrap().contains("bad request")
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn an_engine_that_crashes_or_talks_nonsense_loses_and_the_server_lives() {
+    for (script, words) in [
+        ("exit 3", "ended"),
+        ("echo 'bestmove banana'", "malformed"),
+        ("echo 'bestmove 5a4a'", "illegal"),
+    ] {
+        let mut s = connect(shell_engine(script)).await;
+        next(&mut s, "state", |_| true).await;
+        request(&mut s, new_game("standard", "human", "engine")).await;
+        next(&mut s, "state", |v| moves(v) == 0).await;
+        request(&mut s, json!({"type": "move", "usi": "3e4d"})).await;
+        let state = next(&mut s, "state", |v| v["result"].is_string()).await;
+        assert_eq!(state["result"], "1-0", "{script}: {state}");
+        assert!(
+            state["reason"].as_str().unwrap().contains(words),
+            "{script}: {}",
+            state["reason"]
+        );
+        assert_eq!(moves(&state), 1, "the game is kept");
+        // The server still answers.
+        request(&mut s, json!({"type": "export"})).await;
+        next(&mut s, "export", |_| true).await;
+    }
+}
+
+#[tokio::test]
+async fn engine_against_engine_and_analysis() {
+    let mut s = connect(EngineSpec::new(gogo().display().to_string())).await;
+    next(&mut s, "state", |_| true).await;
+    request(
+        &mut s,
+        json!({"type": "new_game", "start": "standard", "rules": "standard",
+        "sente": "engine", "gote": "engine", "clock": {"kind": "none", "engine_ms": 20}}),
+    )
+    .await;
+    let state = next(&mut s, "state", |v| v["result"].is_string()).await;
+    let mut game = gogo_rules::Game::new(gogo_rules::RuleSet::standard());
+    for m in state["moves"].as_array().unwrap() {
+        game.play_usi(m["usi"].as_str().unwrap()).unwrap();
+    }
+    assert!(game.outcome().is_some(), "the rules ended the game too");
+    // Analysis of a position, with two lines, and a mate search.
+    request(
+        &mut s,
+        new_game("1R2p/3+R1/Psg2/B3k/K4 b Bgs 49", "human", "human"),
+    )
+    .await;
+    next(&mut s, "state", |v| moves(v) == 0).await;
+    request(&mut s, json!({"type": "analyze", "on": true, "multipv": 2})).await;
+    let analysis = next(&mut s, "analysis", |v| {
+        v["lines"].as_array().unwrap().len() == 2
+    })
+    .await;
+    assert!(!analysis["lines"][0]["pv"].as_array().unwrap().is_empty());
+    request(&mut s, json!({"type": "mate"})).await;
+    let mate = next(&mut s, "mate", |_| true).await;
+    assert!(
+        mate["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("mate in 5 plies"),
+        "{mate}"
+    );
+    assert!(mate["japanese"].as_str().unwrap().starts_with('▲'));
+}
