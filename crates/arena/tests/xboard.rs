@@ -447,7 +447,9 @@ fn xboard_plays_engine_against_engine() {
         .arg("-lpf")
         .arg(&fen)
         .args(["-fcp", &engine, "-scp", &engine])
-        .args(["-matchGames", "2", "-tc", "0:10", "-inc", "0"])
+        // An increment: a long game at sudden death is lost on time by whoever moves
+        // slower at the end, whatever it does (XBoard and UCI2WB take time of their own).
+        .args(["-matchGames", "2", "-tc", "0:10", "-inc", "0.3"])
         .args(["-popupExitMessage", "false", "-autoCallFlag", "true"])
         .args(["-oldSaveStyle", "false", "-saveSettingsOnExit", "false"])
         .arg("-sgf")
