@@ -2,6 +2,7 @@
 //! count is deterministic: a signature of the search that changes only when the search does.
 
 use crate::control::SearchControl;
+use crate::evaluator::Evaluation;
 use crate::game_history::GameHistory;
 use crate::job::{SearchJob, SearchOptions};
 use crate::thread::search;
@@ -87,14 +88,31 @@ impl std::fmt::Display for BenchError {
 
 impl std::error::Error for BenchError {}
 
-/// Searches every bench position to `depth` with `threads` threads and a fresh table of
-/// `hash_mb` MiB; `each` is told each position's node count. Deterministic at one thread.
+/// How to bench.
+#[derive(Clone, Debug)]
+pub struct BenchConfig {
+    /// Depth in plies.
+    pub depth: i32,
+    /// Search threads.
+    pub threads: usize,
+    /// Table size, MiB.
+    pub hash_mb: usize,
+    /// The evaluation.
+    pub evaluation: Evaluation,
+}
+
+/// Searches every bench position to the configured depth with a fresh table each; `each` is
+/// told each position's node count. Deterministic at one thread.
 pub fn run(
-    depth: i32,
-    threads: usize,
-    hash_mb: usize,
+    config: &BenchConfig,
     each: &mut dyn FnMut(usize, &str, u64),
 ) -> Result<BenchResult, BenchError> {
+    let BenchConfig {
+        depth,
+        threads,
+        hash_mb,
+        ref evaluation,
+    } = *config;
     let tt = TranspositionTable::new(hash_mb).map_err(BenchError::Table)?;
     let start = Instant::now();
     let mut nodes = 0;
@@ -111,6 +129,7 @@ pub fn run(
             },
             options: SearchOptions {
                 threads: threads.max(1),
+                evaluation: evaluation.clone(),
                 ..Default::default()
             },
         };

@@ -38,6 +38,10 @@ enum Command {
         /// Hash table size in MiB.
         #[arg(long, default_value_t = 16)]
         hash: usize,
+        /// The evaluation: `classical`, `nnue` (the built-in network) or a network file;
+        /// the engine's default when not given.
+        #[arg(long)]
+        eval: Option<String>,
     },
     /// Self-play games at a fixed node count, written as NNUE training data.
     Datagen {
@@ -121,8 +125,22 @@ fn main() -> ExitCode {
             depth,
             threads,
             hash,
+            eval,
         }) => {
-            let result = gogo_search::bench::run(depth, threads, hash, &mut |i, sfen, nodes| {
+            let evaluation = match eval.as_deref().map(parse_evaluation).transpose() {
+                Ok(e) => e.map_or_else(Evaluation::default, |(e, _)| e),
+                Err(e) => {
+                    eprintln!("gogo bench: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let config = gogo_search::bench::BenchConfig {
+                depth,
+                threads,
+                hash_mb: hash,
+                evaluation,
+            };
+            let result = gogo_search::bench::run(&config, &mut |i, sfen, nodes| {
                 eprintln!("position {:>2} {sfen}: {nodes}", i + 1);
             });
             match result {
@@ -151,16 +169,12 @@ fn main() -> ExitCode {
             hash,
             out,
         }) => {
-            let (evaluation, score_scale) = match eval.as_str() {
-                "classical" => (Evaluation::Classical, CLASSICAL_SCORE_SCALE),
-                "nnue" => (Evaluation::Nnue(Network::embedded()), nnue::SCALE as u32),
-                path => match Network::load(std::path::Path::new(path)) {
-                    Ok(net) => (Evaluation::Nnue(Arc::new(net)), nnue::SCALE as u32),
-                    Err(e) => {
-                        eprintln!("gogo datagen: {path}: {e}");
-                        return ExitCode::from(2);
-                    }
-                },
+            let (evaluation, score_scale) = match parse_evaluation(&eval) {
+                Ok(e) => e,
+                Err(e) => {
+                    eprintln!("gogo datagen: {e}");
+                    return ExitCode::from(2);
+                }
             };
             if min_random_plies > max_random_plies {
                 eprintln!("gogo datagen: --min-random-plies is above --max-random-plies");
@@ -231,6 +245,18 @@ fn main() -> ExitCode {
                 Err(_) => ExitCode::FAILURE,
             }
         }
+    }
+}
+
+/// An evaluation named on the command line (`classical`, `nnue` for the built-in network, or
+/// a network file) and the scale of its scores.
+fn parse_evaluation(text: &str) -> Result<(Evaluation, u32), String> {
+    match text {
+        "classical" => Ok((Evaluation::Classical, CLASSICAL_SCORE_SCALE)),
+        "nnue" => Ok((Evaluation::Nnue(Network::embedded()), nnue::SCALE as u32)),
+        path => Network::load(std::path::Path::new(path))
+            .map(|net| (Evaluation::Nnue(Arc::new(net)), nnue::SCALE as u32))
+            .map_err(|e| format!("{path}: {e}")),
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::features::{active_features, move_delta};
 use super::network::Network;
+use super::simd;
 use super::HIDDEN;
 use crate::value::MAX_PLY;
 use gogo_rules::{Color, Move, Position};
@@ -17,10 +18,11 @@ impl Accumulator {
     pub fn refresh(net: &Network, pos: &Position) -> Accumulator {
         let mut acc = Accumulator([net.feature_bias; 2]);
         for perspective in Color::ALL {
-            let values = &mut acc.0[perspective.index()];
-            for feature in active_features(pos, perspective) {
-                add_row(values, &net.feature_weights[feature]);
-            }
+            let rows: Vec<&[i16; HIDDEN]> = active_features(pos, perspective)
+                .into_iter()
+                .map(|f| &net.feature_weights[f])
+                .collect();
+            simd::update(&mut acc.0[perspective.index()], &rows, &[]);
         }
         acc
     }
@@ -30,29 +32,17 @@ impl Accumulator {
         let mut next = *self;
         for perspective in Color::ALL {
             let delta = move_delta(pos, mv, perspective);
-            let values = &mut next.0[perspective.index()];
-            for &f in delta.removed() {
-                sub_row(values, &net.feature_weights[f as usize]);
-            }
-            for &f in delta.added() {
-                add_row(values, &net.feature_weights[f as usize]);
-            }
+            // Unused slots of the delta hold feature 0, a valid row that is not used.
+            let rows = |features: [u16; 2]| features.map(|f| &net.feature_weights[f as usize]);
+            let added = rows(delta.added);
+            let removed = rows(delta.removed);
+            simd::update(
+                &mut next.0[perspective.index()],
+                &added[..delta.added_len],
+                &removed[..delta.removed_len],
+            );
         }
         next
-    }
-}
-
-#[inline]
-fn add_row(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
-    for (v, w) in values.iter_mut().zip(row) {
-        *v = v.wrapping_add(*w);
-    }
-}
-
-#[inline]
-fn sub_row(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
-    for (v, w) in values.iter_mut().zip(row) {
-        *v = v.wrapping_sub(*w);
     }
 }
 

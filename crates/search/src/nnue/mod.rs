@@ -26,6 +26,7 @@ pub mod accumulator;
 pub mod data;
 pub mod features;
 pub mod network;
+mod simd;
 
 pub use accumulator::NnueState;
 pub use network::{Network, NetworkError};

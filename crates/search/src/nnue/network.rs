@@ -260,27 +260,10 @@ impl Network {
     #[inline]
     pub fn evaluate(&self, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
         let (w_us, w_them) = self.output_weights.split_at(HIDDEN);
-        let sum = screlu_dot(us, w_us) + screlu_dot(them, w_them);
+        let sum = super::simd::screlu_dot(us, w_us) + super::simd::screlu_dot(them, w_them);
         let out = sum / QA as i64 + self.output_bias as i64;
         (out * SCALE as i64 / (QA * QB) as i64) as i32
     }
-}
-
-/// `Σ clamp(a, 0, QA)² · w`, in chunks the compiler turns into vector code.
-#[inline]
-fn screlu_dot(acc: &[i16; HIDDEN], weights: &[i16]) -> i64 {
-    let mut total = 0i64;
-    for (a, w) in acc.chunks_exact(16).zip(weights.chunks_exact(16)) {
-        let mut lanes = [0i64; 16];
-        for i in 0..16 {
-            let v = (a[i] as i32).clamp(0, QA);
-            // v · w fits in i32 (511 · 32767 < 2³¹); one more factor v may not, for the
-            // weights of a file from elsewhere, so it is taken in i64.
-            lanes[i] = (v * w[i] as i32) as i64 * v as i64;
-        }
-        total += lanes.iter().sum::<i64>();
-    }
-    total
 }
 
 #[cfg(test)]
