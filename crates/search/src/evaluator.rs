@@ -17,9 +17,10 @@ pub enum Evaluation {
 }
 
 impl Default for Evaluation {
-    /// The hand-made evaluation, until a network has proven stronger.
+    /// The network built into the binary: it beat the hand-made evaluation by SPRT
+    /// (`crates/search/nets/README.md`).
     fn default() -> Self {
-        Evaluation::Classical
+        Evaluation::Nnue(Network::embedded())
     }
 }
 
