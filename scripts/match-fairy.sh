@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# gogo against Debian fairy-stockfish (one thread each) from the balanced openings, both
-# colours, at the same fixed time per move for both: fairy-stockfish 11.1 misreads byoyomi
-# (it spends about a fifth of it) and swaps Fischer clocks, so `go movetime` is the fair
-# equivalent of a byoyomi control. Prints wins, losses, draws, Elo with its error bar.
+# gogo against Fairy-Stockfish (one thread and 16 MiB hash each) from the balanced openings,
+# both colours, at the same fixed time per move for both (`go movetime`: Debian's 11.1
+# misreads byoyomi and swaps Fischer clocks, so it is the fair control for both builds).
+# Prints wins, losses, draws, Elo with its error bar. OPPONENT is `fairy` (current, built from
+# source; the default) or `fairy11` (Debian's).
 #
-#   scripts/match-fairy.sh [games=200] [movetime-ms=200] [concurrency=2]
+#   scripts/match-fairy.sh [games=200] [movetime-ms=200] [concurrency=2] [opponent=fairy]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-games=${1:-200} movetime=${2:-200} concurrency=${3:-2}
+games=${1:-200} movetime=${2:-200} concurrency=${3:-2} opponent=${4:-fairy}
 mkdir -p target/matches
 stamp=$(date +%Y%m%d-%H%M%S)
-exec scripts/match.sh gogo fairy -- --tc "movetime=$movetime" --games "$games" \
+exec scripts/match.sh gogo "$opponent" -- --tc "movetime=$movetime" --games "$games" \
   --openings scripts/openings.txt --concurrency "$concurrency" --tolerance 200 \
-  --kif "target/matches/fairy-$stamp.kif" --jsonl "target/matches/fairy-$stamp.jsonl"
+  --kif "target/matches/$opponent-$stamp.kif" --jsonl "target/matches/$opponent-$stamp.jsonl"

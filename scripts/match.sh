@@ -2,7 +2,9 @@
 # Plays a match with gogo-arena between two engines named by shortcut:
 #   gogo        this checkout's gogo (built in release mode)
 #   gogo@REV    gogo built from git revision REV (cached in $GOGO_REF_DIR/builds)
-#   fairy       Debian fairy-stockfish in minishogi mode, one thread (installed if missing)
+#   fairy       current Fairy-Stockfish (built from the pyffish sdist by scripts/fairy-build.sh),
+#               minishogi, one thread, 16 MiB hash (gogo's defaults)
+#   fairy11     Debian's fairy-stockfish 11.1 (installed if missing), likewise
 #   name=...    any full gogo-arena engine spec
 # A shortcut may carry options: gogo,option.Threads=2
 # Everything after `--` goes to gogo-arena (see target/release/gogo-arena --help).
@@ -35,7 +37,8 @@ spec_base() {
     gogo@*)
       local rev=${1#gogo@}
       echo "name=gogo-$(git rev-parse --short "$rev"),cmd=$(gogo_at "$rev")" ;;
-    fairy) need_fairy; echo "name=fairy-stockfish,cmd=$FAIRY,option.UCI_Variant=minishogi,option.Threads=1" ;;
+    fairy) need_fairy_current; echo "name=fairy-stockfish,cmd=$FAIRY_CURRENT,option.UCI_Variant=minishogi,option.Threads=1,option.Hash=16" ;;
+    fairy11) need_fairy; echo "name=fairy-stockfish-11,cmd=$FAIRY,option.UCI_Variant=minishogi,option.Threads=1,option.Hash=16" ;;
     *=*) echo "$1" ;;
     *) echo "unknown engine shortcut '$1'" >&2; exit 2 ;;
   esac

@@ -19,8 +19,8 @@ struct Cli {
     #[arg(long, required = true, num_args = 1..)]
     data: Vec<PathBuf>,
     /// The network to write; a text file `<out>.txt` beside it records how it was made.
-    #[arg(long)]
-    out: PathBuf,
+    #[arg(long, required_unless_present = "calibrate")]
+    out: Option<PathBuf>,
     /// Passes over the training data.
     #[arg(long, default_value_t = 30)]
     epochs: usize,
@@ -45,6 +45,10 @@ struct Cli {
     /// Threads (0: all cores).
     #[arg(long, default_value_t = 0)]
     threads: usize,
+    /// Instead of training: fit what the data's scores mean as a winning chance (the scale
+    /// K of 1 / (1 + e^(-score / K)) against the game results) and print it.
+    #[arg(long)]
+    calibrate: bool,
 }
 
 /// Positions per gradient chunk: fixed, so that the sums (and the network) do not depend on
@@ -95,6 +99,21 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         }
+    }
+    if cli.calibrate {
+        let records: Vec<_> = files.into_iter().flat_map(|(_, r)| r).collect();
+        let c = gogo_train::calibration::calibrate(&records);
+        println!(
+            "Score scale: {:.0} (mean squared error {:.4} over {} positions)",
+            c.scale, c.error, c.positions
+        );
+        for cp in [50.0, 100.0, 200.0, 400.0, 800.0] {
+            println!(
+                "score cp {cp:.0}: winning chance {:.1} %",
+                100.0 * c.chance(cp)
+            );
+        }
+        return ExitCode::SUCCESS;
     }
     let dataset = Dataset::build(&files, cli.lambda, cli.seed, cli.validation);
     drop(files);
@@ -155,14 +174,15 @@ fn main() -> ExitCode {
         eprintln!("{line}");
         log.push(line);
     }
+    let out = cli.out.clone().expect("clap requires --out when training");
     let net = model.quantise();
-    if let Err(e) = std::fs::write(&cli.out, net.to_bytes()) {
-        eprintln!("gogo-train: {}: {e}", cli.out.display());
+    if let Err(e) = std::fs::write(&out, net.to_bytes()) {
+        eprintln!("gogo-train: {}: {e}", out.display());
         return ExitCode::FAILURE;
     }
     let mut notes = format!(
         "gogo NNUE network {}\n\ntrained by: gogo-train {}\ndata: {}\nepochs {}, batch {}, lr {} (x0.1 from epoch {}), lambda {}, seed {}, validation fraction {}\n{} training positions, {} validation positions, {} repeats dropped\ntime: {:.0} s\n\n",
-        cli.out.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned()),
+        out.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned()),
         std::env::args().skip(1).collect::<Vec<_>>().join(" "),
         cli.data.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" "),
         cli.epochs,
@@ -181,7 +201,7 @@ fn main() -> ExitCode {
         notes.push_str(line);
         notes.push('\n');
     }
-    let notes_path = PathBuf::from(format!("{}.txt", cli.out.display()));
+    let notes_path = PathBuf::from(format!("{}.txt", out.display()));
     if let Err(e) =
         std::fs::File::create(&notes_path).and_then(|mut f| f.write_all(notes.as_bytes()))
     {
@@ -190,7 +210,7 @@ fn main() -> ExitCode {
     }
     println!(
         "Network written: {} (validation loss {:.6})",
-        cli.out.display(),
+        out.display(),
         mean_loss(&model, &dataset.validation)
     );
     ExitCode::SUCCESS
