@@ -202,13 +202,11 @@ impl Adam {
         self.t += 1;
         let c1 = 1.0 - self.beta1.powi(self.t);
         let c2 = 1.0 - self.beta2.powi(self.t);
-        for i in 0..PARAMETERS {
-            let g = grad[i];
-            self.m[i] = self.beta1 * self.m[i] + (1.0 - self.beta1) * g;
-            self.v[i] = self.beta2 * self.v[i] + (1.0 - self.beta2) * g * g;
-            let m = self.m[i] / c1;
-            let v = self.v[i] / c2;
-            model.params[i] -= lr * m / (v.sqrt() + 1e-8);
+        let moments = self.m.iter_mut().zip(self.v.iter_mut());
+        for ((p, &g), (m, v)) in model.params.iter_mut().zip(grad).zip(moments) {
+            *m = self.beta1 * *m + (1.0 - self.beta1) * g;
+            *v = self.beta2 * *v + (1.0 - self.beta2) * g * g;
+            *p -= lr * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
         }
         model.clip();
     }
