@@ -7,6 +7,9 @@
 //! `scripts/gui-e2e.sh` installs them and runs it. With `GOGO_SCREENSHOTS=DIR` it saves
 //! `gui-game.png` (a game in progress, with the analysis panel) and `gui-finished.png`.
 
+mod common;
+
+use common::gogo;
 use gogo_gui::{app, Config};
 use gogo_protocol::{EngineSpec, LineProcess};
 use gogo_rules::kif::read_kif;
@@ -17,18 +20,6 @@ use std::time::{Duration, Instant};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-
-fn gogo() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().unwrap().parent().unwrap();
-    let gogo = dir.join(format!("gogo{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        gogo.exists(),
-        "{}: run `cargo test --workspace`",
-        gogo.display()
-    );
-    gogo
-}
 
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")

@@ -2,31 +2,20 @@
 //! ends, takeback, records, and engines that crash or talk nonsense.
 
 use futures_util::{SinkExt, StreamExt};
+mod common;
+
+use common::gogo;
 use gogo_gui::{app, Config};
 use gogo_protocol::EngineSpec;
 use gogo_rules::kif::read_kif;
 use gogo_rules::Position;
 use serde_json::{json, Value};
-use std::path::PathBuf;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio_tungstenite::tungstenite::Message;
 
 type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-/// The gogo binary of this build (`cargo test --workspace` builds it beside the tests).
-fn gogo() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().unwrap().parent().unwrap();
-    let gogo = dir.join(format!("gogo{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        gogo.exists(),
-        "{} is missing: run `cargo test --workspace`, which builds it",
-        gogo.display()
-    );
-    gogo
-}
 
 /// An engine in shell that does `on_go` for each `go`.
 fn shell_engine(on_go: &str) -> EngineSpec {

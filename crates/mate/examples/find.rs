@@ -13,20 +13,7 @@ fn main() {
     for _ in 0..400 {
         let mut pos = Position::startpos();
         for _ in 0..70 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let noisy: Vec<_> = moves
-                .iter()
-                .copied()
-                .filter(|&m| pos.is_capture(m))
-                .collect();
-            let mv = if !noisy.is_empty() && rng.below(2) == 0 {
-                noisy[rng.below(noisy.len())]
-            } else {
-                moves.as_slice()[rng.below(moves.len())]
-            };
+            let Some(mv) = rng.pick_move(&pos) else { break };
             pos.play(mv);
             let out = solver.solve(
                 &pos,

@@ -130,19 +130,8 @@ fn agrees_with_the_exhaustive_search_on_random_positions() {
     for _ in 0..40 {
         let mut pos = Position::startpos();
         for _ in 0..60 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
+            let Some(mv) = rng.pick_move(&pos) else {
                 break;
-            }
-            let captures: Vec<_> = moves
-                .iter()
-                .copied()
-                .filter(|&m| pos.is_capture(m))
-                .collect();
-            let mv = if !captures.is_empty() && rng.below(2) == 0 {
-                captures[rng.below(captures.len())]
-            } else {
-                moves.as_slice()[rng.below(moves.len())]
             };
             pos.play(mv);
             let exhaustive = brute::mate_length(&pos, 7);

@@ -2,13 +2,12 @@
 //! squares (file 5 first), hands as `P+00FU`, moves as `+5453FU` (origin, destination, the
 //! piece after the move; origin `00` for a drop). Writing and reading, every move checked.
 
-use crate::error::MoveError;
+use crate::error::{MoveError, RecordError};
 use crate::hand::Hand;
 use crate::moves::{Move, MoveKind};
 use crate::piece::{Color, Piece, PieceKind};
 use crate::position::Position;
 use crate::square::Square;
-use std::fmt;
 use std::fmt::Write as _;
 
 const CODES: [(&str, PieceKind); 10] = [
@@ -108,46 +107,13 @@ pub fn write_csa(
     out
 }
 
-/// A CSA record that cannot be used.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum CsaError {
-    /// Line `line` (1-based) cannot be read.
-    Syntax {
-        /// Its number.
-        line: usize,
-        /// What is wrong.
-        reason: String,
-    },
-    /// The position is not a legal one.
-    Position(String),
-    /// Move `number` (1-based) is not legal.
-    Move {
-        /// Its number.
-        number: usize,
-        /// What is wrong.
-        error: MoveError,
-    },
-}
-
-impl fmt::Display for CsaError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CsaError::Syntax { line, reason } => write!(f, "CSA line {line}: {reason}"),
-            CsaError::Position(e) => write!(f, "CSA position: {e}"),
-            CsaError::Move { number, error } => write!(f, "CSA move {number}: {error}"),
-        }
-    }
-}
-
-impl std::error::Error for CsaError {}
-
 fn square(file: u8, rank: u8) -> Option<Square> {
     Square::from_file_rank(file.checked_sub(b'0')?, rank.checked_sub(b'0')?)
 }
 
 /// Reads a CSA record for the 5x5 board: the start position (rows `P1`-`P5`, hands, the side
 /// to move) and the moves, each checked for legality.
-pub fn read_csa(text: &str) -> Result<(Position, Vec<Move>), CsaError> {
+pub fn read_csa(text: &str) -> Result<(Position, Vec<Move>), RecordError> {
     let mut board: [Option<Piece>; 25] = [None; 25];
     let mut hands = [Hand::EMPTY; 2];
     let mut side = None;
@@ -157,7 +123,7 @@ pub fn read_csa(text: &str) -> Result<(Position, Vec<Move>), CsaError> {
     for (i, raw) in text.lines().enumerate() {
         let line_no = i + 1;
         let line = raw.trim_end();
-        let bad = |reason: String| CsaError::Syntax {
+        let bad = |reason: String| RecordError::Syntax {
             line: line_no,
             reason,
         };
@@ -240,12 +206,12 @@ pub fn read_csa(text: &str) -> Result<(Position, Vec<Move>), CsaError> {
         {
             if start.is_none() {
                 if rows_seen != 5 {
-                    return Err(CsaError::Position(format!(
+                    return Err(RecordError::Position(format!(
                         "{rows_seen} board rows; five are needed"
                     )));
                 }
                 let s = Position::from_parts(board, hands, side.unwrap_or(color), 1)
-                    .map_err(|e| CsaError::Position(e.to_string()))?;
+                    .map_err(|e| RecordError::Position(e.to_string()))?;
                 start = Some(s);
             }
             let current = moves
@@ -271,7 +237,7 @@ pub fn read_csa(text: &str) -> Result<(Position, Vec<Move>), CsaError> {
                 Move::board(from, to, before.is_some_and(|k| k != kind))
             };
             if color != current.side_to_move() || !current.is_legal(mv) {
-                return Err(CsaError::Move {
+                return Err(RecordError::Move {
                     number: moves.len() + 1,
                     error: MoveError::Illegal(mv),
                 });
@@ -285,12 +251,12 @@ pub fn read_csa(text: &str) -> Result<(Position, Vec<Move>), CsaError> {
         Some(s) => s,
         None => {
             if rows_seen != 5 {
-                return Err(CsaError::Position(format!(
+                return Err(RecordError::Position(format!(
                     "{rows_seen} board rows; five are needed"
                 )));
             }
             Position::from_parts(board, hands, side.unwrap_or(Color::Sente), 1)
-                .map_err(|e| CsaError::Position(e.to_string()))?
+                .map_err(|e| RecordError::Position(e.to_string()))?
         }
     };
     Ok((start, moves))
@@ -348,20 +314,20 @@ mod tests {
     fn bad_records_are_refused() {
         assert!(matches!(
             read_csa("PI\n"),
-            Err(CsaError::Syntax { line: 1, .. })
+            Err(RecordError::Syntax { line: 1, .. })
         ));
         assert!(matches!(
             read_csa("P1-HI\n"),
-            Err(CsaError::Syntax { line: 1, .. })
+            Err(RecordError::Syntax { line: 1, .. })
         ));
         let text = "P1-HI-KA-GI-KI-OU\nP2 *  *  *  * -FU\nP3 *  *  *  *  * \nP4+FU *  *  *  * \nP5+OU+KI+GI+KA+HI\n+\n+3533GI\n";
         assert!(matches!(
             read_csa(text),
-            Err(CsaError::Move { number: 1, .. })
+            Err(RecordError::Move { number: 1, .. })
         ));
         assert!(matches!(
             read_csa("+\n+3544GI\n"),
-            Err(CsaError::Position(_))
+            Err(RecordError::Position(_))
         ));
     }
 }

@@ -174,3 +174,37 @@ impl From<PositionError> for SfenError {
         SfenError::Position(e)
     }
 }
+
+/// A game record (KIF or CSA) that cannot be used: text first, then the position, then the
+/// moves, each checked against the rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordError {
+    /// Line `line` (1-based) cannot be read.
+    Syntax {
+        /// Its number.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The start position is not a legal one.
+    Position(String),
+    /// Move `number` (1-based) is not legal.
+    Move {
+        /// Its number.
+        number: usize,
+        /// What is wrong.
+        error: MoveError,
+    },
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::Syntax { line, reason } => write!(f, "record line {line}: {reason}"),
+            RecordError::Position(e) => write!(f, "record position: {e}"),
+            RecordError::Move { number, error } => write!(f, "record move {number}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}

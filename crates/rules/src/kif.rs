@@ -2,16 +2,15 @@
 //! ShogiGUI), for minishogi (`手合割：５五将棋`): writing and reading, and moves in Japanese
 //! notation (`▲２四銀`, `△同　歩`, `▲５五金打`).
 //!
-//! Reading checks every move against the rules: a record is text first ([`KifError::Syntax`]),
-//! then moves that must be legal in turn ([`KifError::Move`]).
+//! Reading checks every move against the rules: a record is text first ([`RecordError::Syntax`]),
+//! then moves that must be legal in turn ([`RecordError::Move`]).
 
-use crate::error::MoveError;
+use crate::error::{MoveError, RecordError};
 use crate::hand::Hand;
 use crate::moves::{Move, MoveKind};
 use crate::piece::{Color, Piece, PieceKind};
 use crate::position::Position;
 use crate::square::Square;
-use std::fmt;
 use std::fmt::Write as _;
 
 const FILES: [char; 5] = ['１', '２', '３', '４', '５'];
@@ -194,39 +193,6 @@ pub fn write_kif(start: &Position, moves: &[Move], info: &KifInfo) -> String {
     out
 }
 
-/// A KIF record that cannot be used.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum KifError {
-    /// Line `line` (1-based) cannot be read.
-    Syntax {
-        /// Its number.
-        line: usize,
-        /// What is wrong.
-        reason: String,
-    },
-    /// The board diagram does not describe a legal position.
-    Position(String),
-    /// Move `number` names no legal move.
-    Move {
-        /// Its number in the record.
-        number: usize,
-        /// What is wrong.
-        error: MoveError,
-    },
-}
-
-impl fmt::Display for KifError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            KifError::Syntax { line, reason } => write!(f, "KIF line {line}: {reason}"),
-            KifError::Position(e) => write!(f, "KIF board: {e}"),
-            KifError::Move { number, error } => write!(f, "KIF move {number}: {error}"),
-        }
-    }
-}
-
-impl std::error::Error for KifError {}
-
 fn kind_from_kanji(text: &str) -> Option<(PieceKind, usize)> {
     const NAMES: [(&str, PieceKind); 14] = [
         ("成銀", PieceKind::ProSilver),
@@ -264,20 +230,20 @@ fn digit(c: char) -> Option<u8> {
         .map(|i| i as u8 + 1)
 }
 
-fn read_hand(text: &str, line: usize) -> Result<Hand, KifError> {
+fn read_hand(text: &str, line: usize) -> Result<Hand, RecordError> {
     let mut hand = Hand::EMPTY;
     let text = text.trim();
     if text == "なし" || text.is_empty() {
         return Ok(hand);
     }
     for part in text.split(['　', ' ']).filter(|p| !p.is_empty()) {
-        let (kind, len) = kind_from_kanji(part).ok_or_else(|| KifError::Syntax {
+        let (kind, len) = kind_from_kanji(part).ok_or_else(|| RecordError::Syntax {
             line,
             reason: format!("'{part}' is not a piece in hand"),
         })?;
         let count = match part[len..].chars().next() {
             None => 1,
-            Some(c) => digit(c).ok_or_else(|| KifError::Syntax {
+            Some(c) => digit(c).ok_or_else(|| RecordError::Syntax {
                 line,
                 reason: format!("'{part}': bad count"),
             })?,
@@ -291,7 +257,7 @@ fn read_hand(text: &str, line: usize) -> Result<Hand, KifError> {
 
 /// Reads a KIF record: the start position (the standard one, or the board diagram) and the
 /// moves, each checked for legality; the record may end with `投了` and the like.
-pub fn read_kif(text: &str) -> Result<(Position, Vec<Move>), KifError> {
+pub fn read_kif(text: &str) -> Result<(Position, Vec<Move>), RecordError> {
     let mut board: [Option<Piece>; 25] = [None; 25];
     let mut hands = [Hand::EMPTY; 2];
     let mut side = Color::Sente;
@@ -306,7 +272,7 @@ pub fn read_kif(text: &str) -> Result<(Position, Vec<Move>), KifError> {
         }
         if let Some(rest) = line.strip_prefix("手合割：") {
             if !rest.contains("５五") && !rest.contains("5五") {
-                return Err(KifError::Syntax {
+                return Err(RecordError::Syntax {
                     line: line_no,
                     reason: format!("handicap '{rest}' is not minishogi (５五将棋)"),
                 });
@@ -321,7 +287,7 @@ pub fn read_kif(text: &str) -> Result<(Position, Vec<Move>), KifError> {
             side = Color::Gote;
         } else if let Some(row) = line.strip_prefix('|') {
             if diagram_rows >= 5 {
-                return Err(KifError::Syntax {
+                return Err(RecordError::Syntax {
                     line: line_no,
                     reason: "more than five board rows".into(),
                 });
@@ -334,7 +300,7 @@ pub fn read_kif(text: &str) -> Result<(Position, Vec<Move>), KifError> {
                     (_, Some('・')) => None,
                     (Some(m), Some(p)) => {
                         let (kind, _) =
-                            kind_from_kanji(&p.to_string()).ok_or_else(|| KifError::Syntax {
+                            kind_from_kanji(&p.to_string()).ok_or_else(|| RecordError::Syntax {
                                 line: line_no,
                                 reason: format!("'{p}' is not a piece"),
                             })?;
@@ -342,7 +308,7 @@ pub fn read_kif(text: &str) -> Result<(Position, Vec<Move>), KifError> {
                         Some(Piece::new(color, kind))
                     }
                     _ => {
-                        return Err(KifError::Syntax {
+                        return Err(RecordError::Syntax {
                             line: line_no,
                             reason: "a board row has fewer than five squares".into(),
                         })
@@ -357,12 +323,12 @@ pub fn read_kif(text: &str) -> Result<(Position, Vec<Move>), KifError> {
     }
     let start = if has_diagram {
         if diagram_rows != 5 {
-            return Err(KifError::Position(format!(
+            return Err(RecordError::Position(format!(
                 "the diagram has {diagram_rows} rows"
             )));
         }
         Position::from_parts(board, hands, side, 1)
-            .map_err(|e| KifError::Position(e.to_string()))?
+            .map_err(|e| RecordError::Position(e.to_string()))?
     } else {
         Position::startpos()
     };
@@ -375,7 +341,7 @@ pub fn read_kif(text: &str) -> Result<(Position, Vec<Move>), KifError> {
             words
                 .next()
                 .and_then(|w| w.parse().ok())
-                .ok_or_else(|| KifError::Syntax {
+                .ok_or_else(|| RecordError::Syntax {
                     line: line_no,
                     reason: "no move number".into(),
                 })?;
@@ -402,12 +368,12 @@ pub fn read_kif(text: &str) -> Result<(Position, Vec<Move>), KifError> {
         {
             break;
         }
-        let mv = read_move(&pos, &body, previous).map_err(|reason| KifError::Syntax {
+        let mv = read_move(&pos, &body, previous).map_err(|reason| RecordError::Syntax {
             line: line_no,
             reason,
         })?;
         if !pos.is_legal(mv) {
-            return Err(KifError::Move {
+            return Err(RecordError::Move {
                 number,
                 error: MoveError::Illegal(mv),
             });
@@ -576,19 +542,19 @@ mod tests {
     fn bad_records_are_refused() {
         assert!(matches!(
             read_kif("手合割：平手\n"),
-            Err(KifError::Syntax { line: 1, .. })
+            Err(RecordError::Syntax { line: 1, .. })
         ));
         assert!(matches!(
             read_kif("手合割：５五将棋\n   1 ４三銀(35)\n"),
-            Err(KifError::Move { number: 1, .. })
+            Err(RecordError::Move { number: 1, .. })
         ));
         assert!(matches!(
             read_kif("手合割：５五将棋\n   1 ９九銀(35)\n"),
-            Err(KifError::Syntax { line: 2, .. })
+            Err(RecordError::Syntax { line: 2, .. })
         ));
         assert!(matches!(
             read_kif("手合割：５五将棋\n   1 同　銀(35)\n"),
-            Err(KifError::Syntax { line: 2, .. })
+            Err(RecordError::Syntax { line: 2, .. })
         ));
         // A move without its origin is read when only one piece can make it.
         let (_, moves) = read_kif("手合割：５五将棋\n   1 ４四銀\n   2 投了\n").unwrap();

@@ -36,7 +36,7 @@ pub mod square;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
-pub use error::{MoveError, ParseSfenError, PositionError, SfenError, SfenField};
+pub use error::{MoveError, ParseSfenError, PositionError, RecordError, SfenError, SfenField};
 pub use game::{DrawReason, Game, GameError, Outcome, ParseRuleSetError, RuleSet, WinReason};
 pub use hand::Hand;
 pub use moves::{Move, MoveKind, MoveList, ParseMoveError, MAX_MOVES};

@@ -24,6 +24,25 @@ impl Rng {
         (self.next_u64() >> 33) as usize % n
     }
 
+    /// A random legal move of `pos`, a capture or promotion half the time when there is one
+    /// (so that random games have hands and promoted pieces); `None` when there is no move.
+    pub fn pick_move(&mut self, pos: &crate::Position) -> Option<crate::Move> {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        let noisy: Vec<crate::Move> = moves
+            .iter()
+            .copied()
+            .filter(|&m| pos.is_capture(m) || m.is_promotion())
+            .collect();
+        Some(if !noisy.is_empty() && self.below(2) == 0 {
+            noisy[self.below(noisy.len())]
+        } else {
+            moves.as_slice()[self.below(moves.len())]
+        })
+    }
+
     /// A number in `[0, 1)`.
     pub fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64

@@ -15,19 +15,8 @@ pub fn random_game(
     let mut out = vec![(start.clone(), None)];
     let mut pos = start.clone();
     for _ in 0..max_plies {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
+        let Some(mv) = rng.pick_move(&pos) else {
             break;
-        }
-        let noisy: Vec<Move> = moves
-            .iter()
-            .copied()
-            .filter(|&m| pos.is_capture(m) || m.is_promotion())
-            .collect();
-        let mv = if !noisy.is_empty() && rng.below(2) == 0 {
-            noisy[rng.below(noisy.len())]
-        } else {
-            moves.as_slice()[rng.below(moves.len())]
         };
         pos.play(mv);
         out.push((pos.clone(), Some(mv)));

@@ -1,0 +1,17 @@
+//! What the gui tests share.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// The gogo binary of this build (`cargo test --workspace` builds it beside the tests).
+pub fn gogo() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().unwrap().parent().unwrap();
+    let gogo = dir.join(format!("gogo{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        gogo.exists(),
+        "{} is missing: run `cargo test --workspace`, which builds it",
+        gogo.display()
+    );
+    gogo
+}
