@@ -390,11 +390,15 @@ impl Session {
             Request::Analyze { on, multipv } => {
                 self.analysis = on.then_some(multipv.clamp(1, 8));
                 self.analysis_lines.clear();
-                if on {
-                    self.start_engine_work();
-                } else if !self.thinking {
-                    self.job += 1;
-                    self.engine.send(EngineCommand::Stop);
+                // While the engine thinks about its move its own lines are shown; the
+                // analysis starts when it is the person's turn again.
+                if !self.thinking {
+                    if on {
+                        self.start_engine_work();
+                    } else {
+                        self.job += 1;
+                        self.engine.send(EngineCommand::Stop);
+                    }
                 }
                 vec![Update::Analysis { lines: Vec::new() }]
             }
