@@ -15,9 +15,10 @@ use std::time::Instant;
 #[derive(Parser, Debug)]
 #[command(name = "gogo-train", version, about = "Trains gogo's NNUE on the CPU")]
 struct Cli {
-    /// Data files written by `gogo datagen` (any number).
+    /// Data files written by `gogo datagen` (any number); `FILE:K` reads FILE's scores at
+    /// scale K instead of its header's (K from `--calibrate`, say).
     #[arg(long, required = true, num_args = 1..)]
-    data: Vec<PathBuf>,
+    data: Vec<String>,
     /// The network to write; a text file `<out>.txt` beside it records how it was made.
     #[arg(long, required_unless_present = "calibrate")]
     out: Option<PathBuf>,
@@ -81,21 +82,22 @@ fn main() -> ExitCode {
     }
     let start = Instant::now();
     let mut files = Vec::new();
-    for path in &cli.data {
+    for argument in &cli.data {
+        let (path, scale_override) = match argument.rsplit_once(':') {
+            Some((p, k)) if k.parse::<u32>().is_ok_and(|k| k > 0) => (p, k.parse().ok()),
+            _ => (argument.as_str(), None),
+        };
         let read = std::fs::File::open(path)
             .map_err(|e| data::DataError::Io(e.to_string()))
             .and_then(|mut f| data::read_all(&mut std::io::BufReader::new(&mut f)));
         match read {
-            Ok((scale, records)) => {
-                eprintln!(
-                    "{}: {} positions, score scale {scale}",
-                    path.display(),
-                    records.len()
-                );
+            Ok((header_scale, records)) => {
+                let scale = scale_override.unwrap_or(header_scale);
+                eprintln!("{path}: {} positions, score scale {scale}", records.len());
                 files.push((scale, records));
             }
             Err(e) => {
-                eprintln!("gogo-train: {}: {e}", path.display());
+                eprintln!("gogo-train: {path}: {e}");
                 return ExitCode::from(2);
             }
         }
@@ -184,7 +186,7 @@ fn main() -> ExitCode {
         "gogo NNUE network {}\n\ntrained by: gogo-train {}\ndata: {}\nepochs {}, batch {}, lr {} (x0.1 from epoch {}), lambda {}, seed {}, validation fraction {}\n{} training positions, {} validation positions, {} repeats dropped\ntime: {:.0} s\n\n",
         out.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned()),
         std::env::args().skip(1).collect::<Vec<_>>().join(" "),
-        cli.data.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" "),
+        cli.data.join(" "),
         cli.epochs,
         cli.batch,
         cli.lr,
