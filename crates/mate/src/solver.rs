@@ -198,14 +198,20 @@ impl Solver {
         let mut shortest = false;
         if !self.aborted && numbers.pn == 0 {
             let mut found = line::mate_line(root, self, proof_nodes);
-            if found.is_none() && !self.aborted {
-                // Earlier problems pushed part of the proof tree out of the table: prove
-                // again in an empty table, once.
+            if !matches!(found, Some((_, true))) && !self.aborted {
+                // Earlier problems pushed part of the proof tree out of the table, or left
+                // so much of theirs in it that this proof came cheap and so did the exact
+                // search's budget: prove again in an empty table, once, and keep the better
+                // line.
                 self.table.clear();
                 numbers = self.prove(root, progress);
                 proof_nodes = self.nodes;
                 if !self.aborted && numbers.pn == 0 {
-                    found = line::mate_line(root, self, proof_nodes);
+                    if let Some(again) = line::mate_line(root, self, proof_nodes) {
+                        if again.1 || found.is_none() {
+                            found = Some(again);
+                        }
+                    }
                 }
             }
             if let Some((moves, exact)) = found {

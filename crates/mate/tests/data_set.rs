@@ -32,3 +32,22 @@ fn every_problem_is_solved_at_its_length() {
         }
     }
 }
+
+/// As a GUI asks them, one after another with the table kept: what earlier problems left in
+/// the table must not make a line longer than the shortest mate.
+#[test]
+fn problems_in_a_row_keep_their_lengths() {
+    let mut solver = Solver::new(64).unwrap();
+    for (sfen, expected) in bench::problems() {
+        let pos = Position::from_sfen(&sfen).unwrap();
+        let outcome = solver.solve(&pos, &MateLimits::default(), &mut |_| {});
+        match (outcome.result, expected) {
+            (MateResult::Mate(line), Some(n)) => {
+                assert!(brute::is_mating_line(&pos, &line), "{sfen}: {line:?}");
+                assert_eq!(line.len() as u32, n, "{sfen}: {line:?}");
+            }
+            (MateResult::NoMate, None) => {}
+            (other, e) => panic!("{sfen}: {other:?}, expected {e:?}"),
+        }
+    }
+}
