@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Nodes per second of gogo and current Fairy-Stockfish (scripts/fairy-build.sh) on gogo's bench positions, one thread each,
+# Nodes per second of gogo (with its network and with the hand-made evaluation) and current
+# Fairy-Stockfish (scripts/fairy-build.sh) on gogo's bench positions, one thread each,
 # the same movetime each (default 1000 ms), with the medians and their ratio.
 #
 #   scripts/nps-vs-fairy.sh [movetime-ms]
