@@ -17,6 +17,7 @@
 use crate::solver::{table_key, Solver};
 use gogo_rules::{Move, MoveList, Position};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// The least node budget of the exact search.
 const MIN_EXACT_BUDGET: u64 = 200_000;
@@ -30,12 +31,38 @@ enum Known {
     LongerThan(u32),
 }
 
+/// Hashes a Zobrist key by taking it as it is: it is random already, and the exact search
+/// looks up its memo at every node.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | b as u64;
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+type Memo = HashMap<u64, Known, BuildHasherDefault<KeyHasher>>;
+
 struct ExactSearch<'a> {
-    memo: HashMap<u64, Known>,
+    memo: Memo,
     solver: &'a mut Solver,
     /// The node count at which the budget is spent.
     budget_end: u64,
 }
+
+/// Where a move stands in the search order: a class, then a number within it, smallest first.
+type Order = (u32, u32);
 
 /// The defender's preference among answers mated after `plies`: longest first, then board
 /// moves before drops.
@@ -50,10 +77,10 @@ impl ExactSearch<'_> {
 
     /// The checks of `pos`, those the table has disproven (on any path) left out, the most
     /// promising first: proven ones (shortest proof first), then by proof number.
-    fn checks(&self, pos: &Position) -> Vec<(Move, Position)> {
+    fn checks(&self, pos: &Position) -> Vec<(Move, Position, Order)> {
         let mut list = MoveList::new();
         pos.generate_checks(&mut list);
-        let mut out: Vec<(Move, Position, (u32, u32))> = list
+        let mut out: Vec<(Move, Position, Order)> = list
             .iter()
             .filter_map(|&mv| {
                 let child = pos.played(mv);
@@ -66,14 +93,14 @@ impl ExactSearch<'_> {
             })
             .collect();
         out.sort_by_key(|&(_, _, order)| order);
-        out.into_iter().map(|(mv, child, _)| (mv, child)).collect()
+        out
     }
 
     /// The defender's answers after a check (`child`), the likeliest escapes first: those the
     /// table has disproven, then by disproof number, proven ones last (longest mate first),
     /// so that a check that fails is found to fail soon.
-    fn answers(&self, child: &Position) -> Vec<(Move, Position)> {
-        let mut out: Vec<(Move, Position, (u32, u32))> = child
+    fn answers(&self, child: &Position) -> Vec<(Move, Position, Order)> {
+        let mut out: Vec<(Move, Position, Order)> = child
             .legal_moves()
             .iter()
             .map(|&mv| {
@@ -88,7 +115,7 @@ impl ExactSearch<'_> {
             })
             .collect();
         out.sort_by_key(|&(_, _, order)| order);
-        out.into_iter().map(|(mv, next, _)| (mv, next)).collect()
+        out
     }
 
     /// The length of the shortest mate from `pos` (attacker to move) if it is at most
@@ -111,8 +138,21 @@ impl ExactSearch<'_> {
                 return None;
             }
         }
+        if limit < 3 {
+            // Mate in one: no order to find, no table to ask.
+            let mut list = MoveList::new();
+            pos.generate_checks(&mut list);
+            let mates = list.iter().any(|&mv| !pos.played(mv).has_legal_move());
+            let known = if mates {
+                Known::Exactly(1)
+            } else {
+                Known::LongerThan(limit)
+            };
+            self.memo.insert(key, known);
+            return mates.then_some(1);
+        }
         let mut best: Option<u32> = None;
-        for (_, child) in self.checks(pos) {
+        for (_, child, _) in self.checks(pos) {
             if !child.has_legal_move() {
                 best = Some(1);
                 break;
@@ -124,12 +164,24 @@ impl ExactSearch<'_> {
             }
             let mut longest = 0;
             let mut all_mated = true;
-            for (_, next) in self.answers(&child) {
-                match self.shortest(&next, cap - 2) {
-                    Some(n) => longest = longest.max(n),
-                    None => {
+            if cap - 2 < 3 {
+                // Each answer is asked for a mate in one, which costs less than asking the
+                // table (a cache miss each) for the likeliest escape first.
+                for &answer in child.legal_moves().iter() {
+                    if self.shortest(&child.played(answer), 1).is_none() {
                         all_mated = false;
                         break;
+                    }
+                }
+                longest = 1;
+            } else {
+                for (_, next, _) in self.answers(&child) {
+                    match self.shortest(&next, cap - 2) {
+                        Some(n) => longest = longest.max(n),
+                        None => {
+                            all_mated = false;
+                            break;
+                        }
                     }
                 }
             }
@@ -147,7 +199,7 @@ impl ExactSearch<'_> {
 
     /// The line of a mate of exactly `length` plies from `pos`.
     fn line(&mut self, pos: &Position, length: u32) -> Option<Vec<Move>> {
-        for (check, child) in self.checks(pos) {
+        for (check, child, _) in self.checks(pos) {
             let answers = child.legal_moves();
             if answers.is_empty() {
                 if length == 1 {
@@ -244,7 +296,7 @@ pub(crate) fn mate_line(
         .map_or(u32::MAX, |e| e.length as u32);
     let budget_end = solver.nodes + (proof_nodes / 2).max(MIN_EXACT_BUDGET);
     let mut search = ExactSearch {
-        memo: HashMap::new(),
+        memo: Memo::default(),
         solver,
         budget_end,
     };

@@ -314,9 +314,10 @@ fn mate_command(
         let median = times.get(times.len() / 2).copied().unwrap_or(0.0);
         let worst = times.last().copied().unwrap_or(0.0);
         println!(
-            "Median time: {:.1} ms, longest: {:.1} ms",
+            "Median time: {:.2} ms, longest: {:.1} ms, total: {:.0} ms",
             median * 1e3,
-            worst * 1e3
+            worst * 1e3,
+            seconds * 1e3
         );
         println!("Positions solved: {solved}/{}", problems.len());
         println!(
