@@ -2,7 +2,8 @@
 # Score stability from depth to depth (scripts/score_stability.py): this checkout's gogo with
 # its network and with the hand-made evaluation, and gogo built at REV (default 45411d5, the
 # last build before the network). Changes are given in centipawns and as a winning chance,
-# each evaluation with its own scale (the network's 400, the hand-made evaluation's 800).
+# each evaluation with its own scale, fitted by gogo-train --calibrate to game results (the
+# network's 303, the hand-made evaluation's 790).
 #
 #   scripts/score-stability.sh [REV]
 set -euo pipefail
@@ -11,6 +12,6 @@ source scripts/refs.sh
 cargo build --release -q -p gogo-usi
 old=$(gogo_at "${1:-45411d5}")
 python3 scripts/score_stability.py \
-  --engine "gogo (network)=$PWD/target/release/gogo@400" \
-  --engine "gogo (hand-made evaluation)=$PWD/target/release/gogo,UseNNUE=false@800" \
-  --engine "gogo@${1:-45411d5}=$old@800"
+  --engine "gogo (network)=$PWD/target/release/gogo@303" \
+  --engine "gogo (hand-made evaluation)=$PWD/target/release/gogo,UseNNUE=false@790" \
+  --engine "gogo@${1:-45411d5}=$old@790"
