@@ -276,22 +276,13 @@ mod tests {
             } else {
                 Position::startpos()
             };
-            let mut pos = start.clone();
-            let mut moves = Vec::new();
-            for _ in 0..(10 + g * 3) {
-                let legal = pos.legal_moves();
-                if legal.is_empty() {
-                    break;
-                }
-                let mv = legal.as_slice()[rng.below(legal.len())];
-                moves.push(mv);
-                pos.play(mv);
-            }
+            let moves = rng.random_game(&start, 10 + g * 3);
             let text = write_csa(&start, &moves, "gogo", "fairy", Some("%TORYO"));
             let (s, m) = read_csa(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
             assert_eq!(s, start);
             assert_eq!(m, moves);
             // A later position as the start, with hands and Gote to move.
+            let pos = moves.iter().fold(start.clone(), |p, &mv| p.played(mv));
             let hands = [*pos.hand(Color::Sente), *pos.hand(Color::Gote)];
             let later = Position::from_parts(*pos.board(), hands, pos.side_to_move(), 1).unwrap();
             let text = write_csa(&later, &[], "a", "b", None);

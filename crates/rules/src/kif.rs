@@ -493,17 +493,7 @@ mod tests {
             } else {
                 Position::startpos()
             };
-            let mut pos = start.clone();
-            let mut moves = Vec::new();
-            for _ in 0..(20 + g * 3) {
-                let legal = pos.legal_moves();
-                if legal.is_empty() {
-                    break;
-                }
-                let mv = legal.as_slice()[rng.below(legal.len())];
-                moves.push(mv);
-                pos.play(mv);
-            }
+            let moves = rng.random_game(&start, 20 + g * 3);
             let info = KifInfo {
                 sente: "gogo".into(),
                 gote: "fairy".into(),

@@ -43,6 +43,23 @@ impl Rng {
         })
     }
 
+    /// Up to `plies` moves of a game from `start`, each picked uniformly among the legal
+    /// moves; shorter when a position has none.
+    pub fn random_game(&mut self, start: &crate::Position, plies: usize) -> Vec<crate::Move> {
+        let mut pos = start.clone();
+        let mut moves = Vec::with_capacity(plies);
+        for _ in 0..plies {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let mv = legal.as_slice()[self.below(legal.len())];
+            moves.push(mv);
+            pos.play(mv);
+        }
+        moves
+    }
+
     /// A number in `[0, 1)`.
     pub fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
@@ -68,5 +85,21 @@ mod tests {
         }
         let mut r = Rng::new(0);
         assert!((0..1000).map(|_| r.unit()).all(|u| (0.0..1.0).contains(&u)));
+    }
+
+    #[test]
+    fn random_games_are_legal_and_reproducible() {
+        let start = crate::Position::startpos();
+        let game = Rng::new(5).random_game(&start, 80);
+        assert_eq!(game, Rng::new(5).random_game(&start, 80));
+        assert_ne!(game, Rng::new(6).random_game(&start, 80));
+        assert!(!game.is_empty() && game.len() <= 80);
+        let mut pos = start;
+        for &mv in &game {
+            assert!(pos.is_legal(mv), "{mv}");
+            pos.play(mv);
+        }
+        // A game stops early only at a position without moves.
+        assert!(game.len() == 80 || pos.legal_moves().is_empty());
     }
 }
