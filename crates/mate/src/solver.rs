@@ -242,7 +242,7 @@ impl Solver {
         if self.aborted {
             return true;
         }
-        if self.nodes & 1023 == 0 {
+        if self.nodes & 255 == 0 {
             let stopped = self
                 .limits
                 .stop

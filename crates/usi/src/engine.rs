@@ -13,8 +13,8 @@ use gogo_rules::{Move, MoveError, Position, RuleSet, SfenError};
 use gogo_search::nnue::Network;
 use gogo_search::tt::Bound;
 use gogo_search::{
-    search, Evaluation, GameHistory, Score, SearchControl, SearchInfo, SearchJob, SearchLimits,
-    SearchOptions, ThreadData, TranspositionTable,
+    search, time::TimeBudget, Evaluation, GameHistory, Score, SearchControl, SearchInfo, SearchJob,
+    SearchLimits, SearchOptions, ThreadData, TranspositionTable,
 };
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -475,10 +475,18 @@ impl UsiEngine {
             && job.limits.nodes.is_none())
         .then(|| self.mate_solver())
         .flatten();
+        // The probe may spend a twentieth of the move's time, and 5000 nodes at most: at
+        // fast controls a fixed 5000 nodes is a quarter of the move.
+        let budget = TimeBudget::new(
+            &job.limits,
+            job.root.side_to_move(),
+            job.options.move_overhead,
+        );
+        let probe_time = budget.soft.or(budget.hard).map(|t| t / 20);
         self.spawn_search("search", control, Arc::default(), move || {
             if let Some(solver) = probe {
                 let mut solver = solver.lock().unwrap_or_else(|e| e.into_inner());
-                if let Some(line) = mate_probe(&mut solver, &job.root) {
+                if let Some(line) = mate_probe(&mut solver, &job.root, probe_time) {
                     let plies = line.len() as i32;
                     out.send(&EngineMessage::Info(Info {
                         depth: Some(plies as u32),
@@ -648,13 +656,18 @@ fn positions_after(setup: &PositionSetup, moves: &[Move]) -> Result<Vec<Position
     Ok(positions)
 }
 
-/// Nodes the mate solver may spend before a game search (about 10 ms).
+/// Nodes the mate solver may spend before a game search (about 8 ms).
 const MATE_PROBE_NODES: u64 = 5_000;
 
-/// A forced mate by checks from `root` found within [`MATE_PROBE_NODES`], if any.
-fn mate_probe(solver: &mut Solver, root: &Position) -> Option<Vec<gogo_rules::Move>> {
+/// A forced mate by checks from `root` found within [`MATE_PROBE_NODES`] and `time`, if any.
+fn mate_probe(
+    solver: &mut Solver,
+    root: &Position,
+    time: Option<Duration>,
+) -> Option<Vec<gogo_rules::Move>> {
     let limits = MateLimits {
         nodes: Some(MATE_PROBE_NODES),
+        time,
         ..Default::default()
     };
     match solver.solve(root, &limits, &mut |_| {}).result {
