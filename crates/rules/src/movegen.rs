@@ -2,8 +2,8 @@
 //! uses (captures and promotions; check evasions).
 
 use crate::attacks::{
-    attacks, between, bishop_attacks, gold_attacks, king_attacks, line, pawn_attacks, rook_attacks,
-    silver_attacks,
+    attacks, between, bishop_attacks, bishop_pseudo_attacks, gold_attacks, king_attacks, line,
+    pawn_attacks, rook_attacks, rook_pseudo_attacks, silver_attacks,
 };
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveKind, MoveList};
@@ -36,8 +36,9 @@ impl Position {
     pub fn generate_checks(&self, list: &mut MoveList) {
         let mut all = MoveList::new();
         self.generate::<false>(&mut all);
+        let uncoverers = self.check_uncoverers();
         for &mv in all.iter() {
-            if self.gives_check(mv) {
+            if self.gives_check_with(mv, uncoverers) {
                 list.push(mv);
             }
         }
@@ -46,6 +47,36 @@ impl Position {
     /// Whether the legal move `mv` puts the enemy king in check, answered without playing
     /// it.
     pub fn gives_check(&self, mv: Move) -> bool {
+        self.gives_check_with(mv, self.check_uncoverers())
+    }
+
+    /// The pieces of the side to move that alone stand between one of its sliders and the
+    /// enemy king: moving one off that line uncovers a check.
+    fn check_uncoverers(&self) -> Bitboard {
+        let us = self.side_to_move();
+        let king = self.king_square(!us);
+        let occupied = self.occupied();
+        let orthogonal =
+            self.pieces_of(us, PieceKind::Rook) | self.pieces_of(us, PieceKind::Dragon);
+        let diagonal = self.pieces_of(us, PieceKind::Bishop) | self.pieces_of(us, PieceKind::Horse);
+        let snipers =
+            (rook_pseudo_attacks(king) & orthogonal) | (bishop_pseudo_attacks(king) & diagonal);
+        let mut uncoverers = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = between(king, sniper) & occupied;
+            if !blockers.is_empty()
+                && !blockers.has_more_than_one()
+                && (blockers & self.pieces(us)) == blockers
+            {
+                uncoverers |= blockers;
+            }
+        }
+        uncoverers
+    }
+
+    /// [`Position::gives_check`] with the uncoverers computed once for all the moves of a
+    /// position.
+    fn gives_check_with(&self, mv: Move, uncoverers: Bitboard) -> bool {
         let us = self.side_to_move();
         let them = !us;
         let king = self.king_square(them);
@@ -66,15 +97,9 @@ impl Position {
                 if kind != PieceKind::King && attacks(them, kind, king, occupied).contains(to) {
                     return true;
                 }
-                // Discovered: one of our sliders now sees the king through `from`. (Before
-                // the move none did, or the side not to move would be in check.)
-                let orthogonal =
-                    self.pieces_of(us, PieceKind::Rook) | self.pieces_of(us, PieceKind::Dragon);
-                let diagonal =
-                    self.pieces_of(us, PieceKind::Bishop) | self.pieces_of(us, PieceKind::Horse);
-                let seen = (rook_attacks(king, occupied) & orthogonal)
-                    | (bishop_attacks(king, occupied) & diagonal);
-                !seen.without(from).without(to).is_empty()
+                // Discovered: the piece leaves the line on which it alone blocked one of our
+                // sliders. (Along that line it still blocks: it cannot pass the king.)
+                uncoverers.contains(from) && !line(king, from).contains(to)
             }
         }
     }
