@@ -119,9 +119,20 @@ impl Browser {
             .to_string()
     }
 
+    /// Clicks the element `css` finds. The page redraws the board when the engine's analysis
+    /// arrives, which may replace the element between finding and clicking it (the driver
+    /// then answers "stale element", and nothing was clicked): then it is found again.
     fn click(&self, css: &str) {
-        let id = self.element(css);
-        self.post(&format!("/element/{id}/click"), json!({}));
+        for attempt in 1.. {
+            let id = self.element(css);
+            match ureq::post(&format!("{}/element/{id}/click", self.base)).send_json(json!({})) {
+                Ok(_) => return,
+                Err(ureq::Error::Status(404, _)) if attempt < 5 => {
+                    std::thread::sleep(Duration::from_millis(50))
+                }
+                Err(e) => panic!("click {css}: {e}"),
+            }
+        }
     }
 
     fn type_text(&self, css: &str, text: &str) {
