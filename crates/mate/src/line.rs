@@ -61,9 +61,6 @@ struct ExactSearch<'a> {
     budget_end: u64,
 }
 
-/// Where a move stands in the search order: a class, then a number within it, smallest first.
-type Order = (u32, u32);
-
 /// The defender's preference among answers mated after `plies`: longest first, then board
 /// moves before drops.
 fn resistance(plies: u32, answer: Move) -> (u32, bool) {
@@ -77,10 +74,10 @@ impl ExactSearch<'_> {
 
     /// The checks of `pos`, those the table has disproven (on any path) left out, the most
     /// promising first: proven ones (shortest proof first), then by proof number.
-    fn checks(&self, pos: &Position) -> Vec<(Move, Position, Order)> {
+    fn checks(&self, pos: &Position) -> Vec<(Move, Position)> {
         let mut list = MoveList::new();
         pos.generate_checks(&mut list);
-        let mut out: Vec<(Move, Position, Order)> = list
+        let mut out: Vec<(Move, Position, (u32, u32))> = list
             .iter()
             .filter_map(|&mv| {
                 let child = pos.played(mv);
@@ -93,14 +90,14 @@ impl ExactSearch<'_> {
             })
             .collect();
         out.sort_by_key(|&(_, _, order)| order);
-        out
+        out.into_iter().map(|(mv, child, _)| (mv, child)).collect()
     }
 
     /// The defender's answers after a check (`child`), the likeliest escapes first: those the
     /// table has disproven, then by disproof number, proven ones last (longest mate first),
     /// so that a check that fails is found to fail soon.
-    fn answers(&self, child: &Position) -> Vec<(Move, Position, Order)> {
-        let mut out: Vec<(Move, Position, Order)> = child
+    fn answers(&self, child: &Position) -> Vec<(Move, Position)> {
+        let mut out: Vec<(Move, Position, (u32, u32))> = child
             .legal_moves()
             .iter()
             .map(|&mv| {
@@ -115,7 +112,7 @@ impl ExactSearch<'_> {
             })
             .collect();
         out.sort_by_key(|&(_, _, order)| order);
-        out
+        out.into_iter().map(|(mv, next, _)| (mv, next)).collect()
     }
 
     /// The length of the shortest mate from `pos` (attacker to move) if it is at most
@@ -152,7 +149,7 @@ impl ExactSearch<'_> {
             return mates.then_some(1);
         }
         let mut best: Option<u32> = None;
-        for (_, child, _) in self.checks(pos) {
+        for (_, child) in self.checks(pos) {
             if !child.has_legal_move() {
                 best = Some(1);
                 break;
@@ -175,7 +172,7 @@ impl ExactSearch<'_> {
                 }
                 longest = 1;
             } else {
-                for (_, next, _) in self.answers(&child) {
+                for (_, next) in self.answers(&child) {
                     match self.shortest(&next, cap - 2) {
                         Some(n) => longest = longest.max(n),
                         None => {
@@ -199,7 +196,7 @@ impl ExactSearch<'_> {
 
     /// The line of a mate of exactly `length` plies from `pos`.
     fn line(&mut self, pos: &Position, length: u32) -> Option<Vec<Move>> {
-        for (check, child, _) in self.checks(pos) {
+        for (check, child) in self.checks(pos) {
             let answers = child.legal_moves();
             if answers.is_empty() {
                 if length == 1 {
