@@ -33,13 +33,122 @@ impl Position {
     /// Appends every legal move that gives check: direct checks by the moved or dropped
     /// piece and discovered checks by a slider behind it. The attacker's moves in a mate
     /// search, and the quiet checks of quiescence.
+    ///
+    /// Generated directly, since a mate search asks at nearly every node: drops only on the
+    /// squares from which the dropped piece attacks the king, board moves only to such
+    /// squares (for the piece as it is after the move) or off the line they alone block.
+    /// A side that is itself in check filters its evasions instead.
     pub fn generate_checks(&self, list: &mut MoveList) {
-        let mut all = MoveList::new();
-        self.generate::<false>(&mut all);
         let uncoverers = self.check_uncoverers();
-        for &mv in all.iter() {
-            if self.gives_check_with(mv, uncoverers) {
-                list.push(mv);
+        if self.in_check() {
+            let mut evasions = MoveList::new();
+            self.generate::<false>(&mut evasions);
+            for &mv in evasions.iter() {
+                if self.gives_check_with(mv, uncoverers) {
+                    list.push(mv);
+                }
+            }
+            return;
+        }
+        let us = self.side_to_move();
+        let them = !us;
+        let their_king = self.king_square(them);
+        let our_king = self.king_square(us);
+        let own = self.pieces(us);
+        let occupied = self.occupied();
+        let zone = promotion_zone(us);
+        let pinned = self.pinned();
+
+        // 1. Board moves. A piece of ours on `to` attacks the king exactly when a piece of
+        //    theirs on the king's square would attack `to`, with the moving piece gone from
+        //    its square (a slider it unblocks sees further); discovered checks leave the line
+        //    between the king and one of our sliders.
+        //    In the order of the full generator (kind by kind, pinned pieces last), so that
+        //    this list is that one's filtered by `gives_check`.
+        const ORDER: [PieceKind; 8] = [
+            PieceKind::King,
+            PieceKind::Pawn,
+            PieceKind::Silver,
+            PieceKind::Bishop,
+            PieceKind::Rook,
+            PieceKind::Gold,
+            PieceKind::Horse,
+            PieceKind::Dragon,
+        ];
+        let free = own & !pinned;
+        let golds =
+            self.pieces_of(us, PieceKind::ProPawn) | self.pieces_of(us, PieceKind::ProSilver);
+        let pieces = ORDER
+            .iter()
+            .flat_map(|&kind| {
+                let mut of_kind = self.pieces_of(us, kind);
+                if kind == PieceKind::Gold {
+                    of_kind |= golds;
+                }
+                of_kind & free
+            })
+            .chain(pinned & own);
+        for from in pieces {
+            let kind = self.piece_at(from).expect("own piece").kind;
+            let mut targets = attacks(us, kind, from, occupied) & !own;
+            if kind == PieceKind::King {
+                targets &= !self.attacked_squares(them, occupied.without(from));
+            } else if pinned.contains(from) {
+                targets &= line(our_king, from);
+            }
+            if targets.is_empty() {
+                continue;
+            }
+            let discovered = if uncoverers.contains(from) {
+                !line(their_king, from)
+            } else {
+                Bitboard::EMPTY
+            };
+            let vacated = occupied.without(from);
+            let checking = |kind: PieceKind| {
+                if kind == PieceKind::King {
+                    discovered
+                } else {
+                    attacks(them, kind, their_king, vacated) | discovered
+                }
+            };
+            if kind.can_promote() {
+                let promoting = if zone.contains(from) {
+                    targets
+                } else {
+                    targets & zone
+                };
+                for to in promoting & checking(kind.promote()) {
+                    list.push(Move::board(from, to, true));
+                }
+                // A pawn reaching the far rank must promote.
+                let plain = if kind == PieceKind::Pawn {
+                    targets & !zone
+                } else {
+                    targets
+                };
+                for to in plain & checking(kind) {
+                    list.push(Move::board(from, to, false));
+                }
+            } else {
+                for to in targets & checking(kind) {
+                    list.push(Move::board(from, to, false));
+                }
+            }
+        }
+
+        // 2. Drops on the empty squares from which the piece attacks the king (a pawn's by
+        //    the pawn-drop rules, the mating drop excluded).
+        let empty = !occupied;
+        for kind in self.hand(us).kinds() {
+            let squares = attacks(them, kind, their_king, occupied) & empty;
+            let targets = if kind == PieceKind::Pawn {
+                self.pawn_drop_targets(squares)
+            } else {
+                squares
+            };
+            for to in targets {
+                list.push(Move::drop(kind, to));
             }
         }
     }
@@ -111,8 +220,43 @@ impl Position {
         list
     }
 
-    /// Whether the side to move has any legal move.
+    /// Whether the side to move has any legal move. Asked after every check in a mate
+    /// search, so the usual escapes are tried before generating everything: a king step,
+    /// then (in single check) a capture of the checker by an unpinned piece, then a drop
+    /// between (any piece but a pawn, whose drop has rules of its own).
     pub fn has_legal_move(&self) -> bool {
+        let us = self.side_to_move();
+        let them = !us;
+        let king = self.king_square(us);
+        let occupied = self.occupied();
+        let king_gone = occupied.without(king);
+        for to in king_attacks(king) & !self.pieces(us) {
+            if self.attackers_to(to, them, king_gone).is_empty() {
+                return true;
+            }
+        }
+        let checkers = self.checkers();
+        if checkers.has_more_than_one() {
+            return false;
+        }
+        if let Some(checker) = checkers.first() {
+            let capturers = self.attackers_to(checker, us, occupied).without(king) & !self.pinned();
+            if !capturers.is_empty() {
+                return true;
+            }
+            let hand = self.hand(us);
+            let non_pawn_in_hand = [
+                PieceKind::Gold,
+                PieceKind::Silver,
+                PieceKind::Bishop,
+                PieceKind::Rook,
+            ]
+            .iter()
+            .any(|&kind| hand.count(kind) > 0);
+            if non_pawn_in_hand && !between(king, checker).is_empty() {
+                return true;
+            }
+        }
         !self.legal_moves().is_empty()
     }
 

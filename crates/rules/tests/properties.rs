@@ -53,8 +53,9 @@ fn incremental_state_equals_state_rebuilt_from_scratch() {
     assert_eq!(distinct.len(), distinct_sfens.len());
 }
 
-/// Check generation: `gives_check` agrees with playing the move, and `generate_checks` is
-/// the full list filtered by it, in the generator's order.
+/// Check generation: `gives_check` agrees with playing the move, and `generate_checks`
+/// (generated directly) gives exactly the legal moves that check, in the full generator's
+/// order.
 #[test]
 fn check_generation_equals_filtered_legal_moves() {
     let mut checking_positions = 0;
@@ -83,6 +84,28 @@ fn check_generation_equals_filtered_legal_moves() {
     }
     assert!(checking_positions > 2000, "{checking_positions}");
     assert!(discovered > 20, "{discovered}");
+}
+
+/// `has_legal_move`, with its early answers (king steps, captures of the checker, drops
+/// between), agrees with generating every move, in positions after a check (where a mate
+/// search asks it) and elsewhere.
+#[test]
+fn has_legal_move_agrees_with_the_move_list() {
+    let (mut after_checks, mut mated) = (0, 0);
+    for pos in positions(150, 6) {
+        assert_eq!(pos.has_legal_move(), !pos.legal_moves().is_empty(), "{pos}");
+        let mut checks = MoveList::new();
+        pos.generate_checks(&mut checks);
+        for &mv in checks.iter() {
+            let after = pos.played(mv);
+            let has = after.has_legal_move();
+            assert_eq!(has, !after.legal_moves().is_empty(), "{after}");
+            after_checks += 1;
+            mated += usize::from(!has);
+        }
+    }
+    assert!(after_checks > 10_000, "{after_checks}");
+    assert!(mated > 20, "{mated}");
 }
 
 /// Copy-make: playing a move on a copy leaves the original exactly as it was, and a
