@@ -302,11 +302,12 @@ fn mate_command(
             seconds += outcome.elapsed.as_secs_f64();
             times.push(outcome.elapsed.as_secs_f64());
             eprintln!(
-                "problem {:>3} {sfen}: {} in {:.3} s, {} nodes{}",
+                "problem {:>3} {sfen}: {} in {:.3} ms, {} nodes ({} for the line){}",
                 i + 1,
                 describe(&outcome.result),
-                outcome.elapsed.as_secs_f64(),
+                outcome.elapsed.as_secs_f64() * 1e3,
                 outcome.nodes,
+                outcome.line_nodes,
                 if right { "" } else { " (WRONG)" }
             );
         }
