@@ -15,6 +15,7 @@
 //! composers, only when nothing else lasts as long).
 
 use crate::solver::{table_key, Solver};
+use crate::table::Entry;
 use gogo_rules::{Move, MoveList, Position};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -77,32 +78,49 @@ impl ExactSearch<'_> {
     fn checks(&self, pos: &Position) -> Vec<(Move, Position)> {
         let mut list = MoveList::new();
         pos.generate_checks(&mut list);
-        let mut out: Vec<(Move, Position, (u32, u32))> = list
-            .iter()
-            .filter_map(|&mv| {
-                let child = pos.played(mv);
-                match self.solver.table.get(table_key(&child, false)) {
-                    Some(e) if e.dn == 0 && !e.path_dependent => None,
-                    Some(e) if e.pn == 0 => Some((mv, child, (0, e.length as u32))),
-                    Some(e) => Some((mv, child, (1, e.pn))),
-                    None => Some((mv, child, (1, u32::MAX / 8))),
-                }
+        let children: Vec<(Move, Position)> = list.iter().map(|&mv| (mv, pos.played(mv))).collect();
+        let mut out: Vec<(Move, Position, (u32, u32))> = self
+            .table_entries(&children, false)
+            .zip(children)
+            .filter_map(|(entry, (mv, child))| match entry {
+                Some(e) if e.dn == 0 && !e.path_dependent => None,
+                Some(e) if e.pn == 0 => Some((mv, child, (0, e.length as u32))),
+                Some(e) => Some((mv, child, (1, e.pn))),
+                None => Some((mv, child, (1, u32::MAX / 8))),
             })
             .collect();
         out.sort_by_key(|&(_, _, order)| order);
         out.into_iter().map(|(mv, child, _)| (mv, child)).collect()
     }
 
+    /// The table's entries for `children`, all looked up in one loop once the positions are
+    /// made, so that the cache misses overlap instead of following one another.
+    fn table_entries(
+        &self,
+        children: &[(Move, Position)],
+        or_node: bool,
+    ) -> std::vec::IntoIter<Option<Entry>> {
+        children
+            .iter()
+            .map(|(_, child)| self.solver.table.get(table_key(child, or_node)))
+            .collect::<Vec<_>>()
+            .into_iter()
+    }
+
     /// The defender's answers after a check (`child`), the likeliest escapes first: those the
     /// table has disproven, then by disproof number, proven ones last (longest mate first),
     /// so that a check that fails is found to fail soon.
     fn answers(&self, child: &Position) -> Vec<(Move, Position)> {
-        let mut out: Vec<(Move, Position, (u32, u32))> = child
+        let replies: Vec<(Move, Position)> = child
             .legal_moves()
             .iter()
-            .map(|&mv| {
-                let next = child.played(mv);
-                let order = match self.solver.table.get(table_key(&next, true)) {
+            .map(|&mv| (mv, child.played(mv)))
+            .collect();
+        let mut out: Vec<(Move, Position, (u32, u32))> = self
+            .table_entries(&replies, true)
+            .zip(replies)
+            .map(|(entry, (mv, next))| {
+                let order = match entry {
                     Some(e) if e.dn == 0 && !e.path_dependent => (0, 0),
                     Some(e) if e.pn == 0 => (2, u32::MAX - e.length as u32),
                     Some(e) => (1, e.dn),
@@ -130,13 +148,9 @@ impl ExactSearch<'_> {
         if limit == 0 {
             return None;
         }
-        if let Some(e) = self.solver.table.get(table_key(pos, true)) {
-            if e.dn == 0 && !e.path_dependent {
-                return None;
-            }
-        }
         if limit < 3 {
-            // Mate in one: no order to find, no table to ask.
+            // Mate in one: no order to find, and no table to ask (a cache miss costs more
+            // than looking).
             let mut list = MoveList::new();
             pos.generate_checks(&mut list);
             let mates = list.iter().any(|&mv| !pos.played(mv).has_legal_move());
@@ -147,6 +161,11 @@ impl ExactSearch<'_> {
             };
             self.memo.insert(key, known);
             return mates.then_some(1);
+        }
+        if let Some(e) = self.solver.table.get(table_key(pos, true)) {
+            if e.dn == 0 && !e.path_dependent {
+                return None;
+            }
         }
         let mut best: Option<u32> = None;
         for (_, child) in self.checks(pos) {
