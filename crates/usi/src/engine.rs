@@ -249,6 +249,11 @@ impl UsiEngine {
                 {
                     td.clear();
                 }
+                // The mate table too, as the search's table: a new game starts afresh, and
+                // a cleared table is small again (see gogo_mate::table).
+                if let Some((_, solver)) = &self.mate {
+                    solver.lock().unwrap_or_else(|e| e.into_inner()).clear();
+                }
                 self.positions = vec![Position::startpos()];
             }
             GuiCommand::Position { setup, moves } => self.set_position(&setup, &moves),
