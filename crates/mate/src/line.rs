@@ -68,6 +68,25 @@ fn resistance(plies: u32, answer: Move) -> (u32, bool) {
     (plies, !answer.is_drop())
 }
 
+/// Moves with the positions they lead to, visited in an order of their own (sorting indices
+/// rather than positions, which are copied at every swap).
+struct Ordered {
+    moves: Vec<(Move, Position)>,
+    order: Vec<((u32, u32), u8)>,
+}
+
+impl Ordered {
+    fn new(moves: Vec<(Move, Position)>, order: Vec<((u32, u32), u8)>) -> Ordered {
+        // Indices are u8: a position has fewer than 256 moves (gogo_rules::MAX_MOVES).
+        debug_assert!(moves.len() <= u8::MAX as usize + 1);
+        Ordered { moves, order }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &(Move, Position)> {
+        self.order.iter().map(|&(_, i)| &self.moves[i as usize])
+    }
+}
+
 impl ExactSearch<'_> {
     fn out_of_budget(&mut self) -> bool {
         self.solver.tick() || self.solver.nodes > self.budget_end
@@ -75,62 +94,62 @@ impl ExactSearch<'_> {
 
     /// The checks of `pos`, those the table has disproven (on any path) left out, the most
     /// promising first: proven ones (shortest proof first), then by proof number.
-    fn checks(&self, pos: &Position) -> Vec<(Move, Position)> {
+    fn checks(&self, pos: &Position) -> Ordered {
         let mut list = MoveList::new();
         pos.generate_checks(&mut list);
-        let children: Vec<(Move, Position)> = list.iter().map(|&mv| (mv, pos.played(mv))).collect();
-        let mut out: Vec<(Move, Position, (u32, u32))> = self
-            .table_entries(&children, false)
-            .zip(children)
-            .filter_map(|(entry, (mv, child))| match entry {
-                Some(e) if e.dn == 0 && !e.path_dependent => None,
-                Some(e) if e.pn == 0 => Some((mv, child, (0, e.length as u32))),
-                Some(e) => Some((mv, child, (1, e.pn))),
-                None => Some((mv, child, (1, u32::MAX / 8))),
+        let moves: Vec<(Move, Position)> = list.iter().map(|&mv| (mv, pos.played(mv))).collect();
+        let entries = self.table_entries(&moves, false);
+        let mut order: Vec<((u32, u32), u8)> = entries
+            .iter()
+            .enumerate()
+            .filter_map(|(i, entry)| {
+                let key = match entry {
+                    Some(e) if e.dn == 0 && !e.path_dependent => return None,
+                    Some(e) if e.pn == 0 => (0, e.length as u32),
+                    Some(e) => (1, e.pn),
+                    None => (1, u32::MAX / 8),
+                };
+                Some((key, i as u8))
             })
             .collect();
-        out.sort_by_key(|&(_, _, order)| order);
-        out.into_iter().map(|(mv, child, _)| (mv, child)).collect()
+        order.sort_by_key(|&(key, _)| key);
+        Ordered::new(moves, order)
     }
 
     /// The table's entries for `children`, all looked up in one loop once the positions are
     /// made, so that the cache misses overlap instead of following one another.
-    fn table_entries(
-        &self,
-        children: &[(Move, Position)],
-        or_node: bool,
-    ) -> std::vec::IntoIter<Option<Entry>> {
+    fn table_entries(&self, children: &[(Move, Position)], or_node: bool) -> Vec<Option<Entry>> {
         children
             .iter()
             .map(|(_, child)| self.solver.table.get(table_key(child, or_node)))
-            .collect::<Vec<_>>()
-            .into_iter()
+            .collect()
     }
 
     /// The defender's answers after a check (`child`), the likeliest escapes first: those the
     /// table has disproven, then by disproof number, proven ones last (longest mate first),
     /// so that a check that fails is found to fail soon.
-    fn answers(&self, child: &Position) -> Vec<(Move, Position)> {
-        let replies: Vec<(Move, Position)> = child
+    fn answers(&self, child: &Position) -> Ordered {
+        let moves: Vec<(Move, Position)> = child
             .legal_moves()
             .iter()
             .map(|&mv| (mv, child.played(mv)))
             .collect();
-        let mut out: Vec<(Move, Position, (u32, u32))> = self
-            .table_entries(&replies, true)
-            .zip(replies)
-            .map(|(entry, (mv, next))| {
-                let order = match entry {
+        let entries = self.table_entries(&moves, true);
+        let mut order: Vec<((u32, u32), u8)> = entries
+            .iter()
+            .enumerate()
+            .map(|(i, entry)| {
+                let key = match entry {
                     Some(e) if e.dn == 0 && !e.path_dependent => (0, 0),
                     Some(e) if e.pn == 0 => (2, u32::MAX - e.length as u32),
                     Some(e) => (1, e.dn),
                     None => (1, u32::MAX / 8),
                 };
-                (mv, next, order)
+                (key, i as u8)
             })
             .collect();
-        out.sort_by_key(|&(_, _, order)| order);
-        out.into_iter().map(|(mv, next, _)| (mv, next)).collect()
+        order.sort_by_key(|&(key, _)| key);
+        Ordered::new(moves, order)
     }
 
     /// The length of the shortest mate from `pos` (attacker to move) if it is at most
@@ -168,7 +187,7 @@ impl ExactSearch<'_> {
             }
         }
         let mut best: Option<u32> = None;
-        for (_, child) in self.checks(pos) {
+        for (_, child) in self.checks(pos).iter() {
             if !child.has_legal_move() {
                 best = Some(1);
                 break;
@@ -191,8 +210,8 @@ impl ExactSearch<'_> {
                 }
                 longest = 1;
             } else {
-                for (_, next) in self.answers(&child) {
-                    match self.shortest(&next, cap - 2) {
+                for (_, next) in self.answers(child).iter() {
+                    match self.shortest(next, cap - 2) {
                         Some(n) => longest = longest.max(n),
                         None => {
                             all_mated = false;
@@ -215,7 +234,7 @@ impl ExactSearch<'_> {
 
     /// The line of a mate of exactly `length` plies from `pos`.
     fn line(&mut self, pos: &Position, length: u32) -> Option<Vec<Move>> {
-        for (check, child) in self.checks(pos) {
+        for &(check, ref child) in self.checks(pos).iter() {
             let answers = child.legal_moves();
             if answers.is_empty() {
                 if length == 1 {
