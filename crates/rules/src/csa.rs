@@ -284,7 +284,7 @@ mod tests {
             // A later position as the start, with hands and Gote to move.
             let pos = moves.iter().fold(start.clone(), |p, &mv| p.played(mv));
             let hands = [*pos.hand(Color::Sente), *pos.hand(Color::Gote)];
-            let later = Position::from_parts(*pos.board(), hands, pos.side_to_move(), 1).unwrap();
+            let later = Position::from_parts(pos.board(), hands, pos.side_to_move(), 1).unwrap();
             let text = write_csa(&later, &[], "a", "b", None);
             assert_eq!(read_csa(&text).unwrap().0, later, "{text}");
         }

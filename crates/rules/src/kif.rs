@@ -520,7 +520,7 @@ mod tests {
             }
             pos.play(legal.as_slice()[rng.below(legal.len())]);
             let hands = [*pos.hand(Color::Sente), *pos.hand(Color::Gote)];
-            let start = Position::from_parts(*pos.board(), hands, pos.side_to_move(), 1).unwrap();
+            let start = Position::from_parts(pos.board(), hands, pos.side_to_move(), 1).unwrap();
             let text = write_kif(&start, &[], &KifInfo::default());
             let (read, moves) = read_kif(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
             assert_eq!(read, start, "{text}");
