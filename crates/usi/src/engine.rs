@@ -4,6 +4,7 @@
 //! Every bad line (unknown command, bad option value, malformed or illegal `position`) is
 //! answered with an `info string` and changes nothing.
 
+use crate::worker::{Done, Worker};
 use gogo_mate::{MateLimits, MateProgress, MateResult, Solver};
 use gogo_protocol::{
     BestMove, Checkmate, EngineMessage, GoCommand, GuiCommand, Info, InfoScore, MateLimit,
@@ -19,7 +20,6 @@ use gogo_search::{
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 /// Engine name sent in `id name`.
@@ -153,8 +153,9 @@ struct RunningSearch {
     control: Arc<SearchControl>,
     /// The mate search's stop flag (it has no [`SearchControl`] of its own).
     mate_stop: Arc<AtomicBool>,
-    handle: JoinHandle<()>,
-    /// Set once `bestmove` (or `checkmate`) is out: the thread is about to end.
+    /// Signalled when its job on the search thread has ended.
+    done: Done,
+    /// Set once `bestmove` (or `checkmate`) is out: the job is about to end.
     answered: Arc<AtomicBool>,
 }
 
@@ -171,6 +172,8 @@ pub struct UsiEngine {
     search: Option<RunningSearch>,
     /// The mate solver and the table size it was made with, made at the first `go mate`.
     mate: Option<(usize, Arc<Mutex<Solver>>)>,
+    /// The thread searches run on, started at the first `go`.
+    worker: Option<Worker>,
 }
 
 fn parse_bool(value: &str) -> Option<bool> {
@@ -197,6 +200,7 @@ impl UsiEngine {
             positions: vec![Position::startpos()],
             search: None,
             mate: None,
+            worker: None,
         }
     }
 
@@ -580,8 +584,8 @@ impl UsiEngine {
         }
     }
 
-    /// Runs `work` on a thread of its own as the running search, with the controls that stop
-    /// it; the thread marks itself answered when `work` is done.
+    /// Runs `work` on the search thread as the running search, with the controls that stop
+    /// it; the job marks itself answered when `work` is done.
     fn spawn_search(
         &mut self,
         name: &str,
@@ -589,27 +593,38 @@ impl UsiEngine {
         mate_stop: Arc<AtomicBool>,
         work: impl FnOnce() + Send + 'static,
     ) {
+        if self.worker.is_none() {
+            match Worker::new("search") {
+                Ok(worker) => self.worker = Some(worker),
+                Err(e) => {
+                    self.out
+                        .info_string(&format!("error: cannot start the search thread: {e}"));
+                    return;
+                }
+            }
+        }
         let answered = Arc::new(AtomicBool::new(false));
-        let thread_answered = Arc::clone(&answered);
-        let spawned = std::thread::Builder::new()
-            .name(name.into())
-            .stack_size(64 << 20)
-            .spawn(move || {
+        let job_answered = Arc::clone(&answered);
+        let queued = self.worker.as_ref().and_then(|w| {
+            w.run(move || {
                 work();
-                thread_answered.store(true, Ordering::SeqCst);
-            });
-        match spawned {
-            Ok(handle) => {
+                job_answered.store(true, Ordering::SeqCst);
+            })
+        });
+        match queued {
+            Some(done) => {
                 self.search = Some(RunningSearch {
                     control,
                     mate_stop,
-                    handle,
+                    done,
                     answered,
                 })
             }
-            Err(e) => self
-                .out
-                .info_string(&format!("error: cannot start the {name} thread: {e}")),
+            None => {
+                self.worker = None;
+                self.out
+                    .info_string(&format!("error: the search thread is gone ({name})"));
+            }
         }
     }
 
@@ -621,7 +636,7 @@ impl UsiEngine {
             .is_some_and(|s| s.answered.load(Ordering::SeqCst))
         {
             if let Some(s) = self.search.take() {
-                let _ = s.handle.join();
+                s.done.wait();
             }
         }
     }
@@ -632,7 +647,7 @@ impl UsiEngine {
             s.control.stop();
             s.mate_stop.store(true, Ordering::SeqCst);
             s.control.ponderhit(); // a pondering search waits for either; stop wins
-            let _ = s.handle.join();
+            s.done.wait();
         }
     }
 }

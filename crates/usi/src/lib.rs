@@ -5,6 +5,7 @@
 
 pub mod datagen;
 pub mod engine;
+pub mod worker;
 
 use gogo_rules::{perft, Position};
 use std::io::Write;
