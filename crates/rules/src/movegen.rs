@@ -90,6 +90,10 @@ impl Position {
             .chain(pinned & own);
         for from in pieces {
             let kind = self.piece_at(from).expect("own piece").kind;
+            if kind == PieceKind::King && !uncoverers.contains(from) {
+                // A king checks only by uncovering a slider.
+                continue;
+            }
             let mut targets = attacks(us, kind, from, occupied) & !own;
             if kind == PieceKind::King {
                 targets &= !self.attacked_squares(them, occupied.without(from));
@@ -221,7 +225,8 @@ impl Position {
     }
 
     /// Whether the side to move has any legal move. Asked after every check in a mate
-    /// search, so the usual escapes are tried before generating everything: a king step,
+    /// search, so the usual escapes are tried before generating everything: a king step (to a
+    /// square outside everything the enemy attacks, found in one pass over its pieces),
     /// then (in single check) a capture of the checker by an unpinned piece, then a drop
     /// between (any piece but a pawn, whose drop has rules of its own).
     pub fn has_legal_move(&self) -> bool {
@@ -230,10 +235,9 @@ impl Position {
         let king = self.king_square(us);
         let occupied = self.occupied();
         let king_gone = occupied.without(king);
-        for to in king_attacks(king) & !self.pieces(us) {
-            if self.attackers_to(to, them, king_gone).is_empty() {
-                return true;
-            }
+        let steps = king_attacks(king) & !self.pieces(us);
+        if !steps.is_empty() && !(steps & !self.attacked_squares(them, king_gone)).is_empty() {
+            return true;
         }
         let checkers = self.checkers();
         if checkers.has_more_than_one() {
