@@ -4,7 +4,7 @@
 //! Every bad line (unknown command, bad option value, malformed or illegal `position`) is
 //! answered with an `info string` and changes nothing.
 
-use crate::worker::{Done, Worker};
+use crate::job_thread::{Done, JobThread};
 use gogo_mate::{MateLimits, MateProgress, MateResult, Solver};
 use gogo_protocol::{
     BestMove, Checkmate, EngineMessage, GoCommand, GuiCommand, Info, InfoScore, MateLimit,
@@ -173,7 +173,7 @@ pub struct UsiEngine {
     /// The mate solver and the table size it was made with, made at the first `go mate`.
     mate: Option<(usize, Arc<Mutex<Solver>>)>,
     /// The thread searches run on, started at the first `go`.
-    worker: Option<Worker>,
+    search_thread: Option<JobThread>,
 }
 
 fn parse_bool(value: &str) -> Option<bool> {
@@ -200,7 +200,7 @@ impl UsiEngine {
             positions: vec![Position::startpos()],
             search: None,
             mate: None,
-            worker: None,
+            search_thread: None,
         }
     }
 
@@ -593,9 +593,9 @@ impl UsiEngine {
         mate_stop: Arc<AtomicBool>,
         work: impl FnOnce() + Send + 'static,
     ) {
-        if self.worker.is_none() {
-            match Worker::new("search") {
-                Ok(worker) => self.worker = Some(worker),
+        if self.search_thread.is_none() {
+            match JobThread::new("search") {
+                Ok(thread) => self.search_thread = Some(thread),
                 Err(e) => {
                     self.out
                         .info_string(&format!("error: cannot start the search thread: {e}"));
@@ -605,8 +605,8 @@ impl UsiEngine {
         }
         let answered = Arc::new(AtomicBool::new(false));
         let job_answered = Arc::clone(&answered);
-        let queued = self.worker.as_ref().and_then(|w| {
-            w.run(move || {
+        let queued = self.search_thread.as_ref().and_then(|t| {
+            t.run(move || {
                 work();
                 job_answered.store(true, Ordering::SeqCst);
             })
@@ -621,7 +621,7 @@ impl UsiEngine {
                 })
             }
             None => {
-                self.worker = None;
+                self.search_thread = None;
                 self.out
                     .info_string(&format!("error: the search thread is gone ({name})"));
             }

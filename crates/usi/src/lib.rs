@@ -5,7 +5,7 @@
 
 pub mod datagen;
 pub mod engine;
-pub mod worker;
+pub mod job_thread;
 
 use gogo_rules::{perft, Position};
 use std::io::Write;

@@ -14,7 +14,7 @@ const STACK_BYTES: usize = 64 << 20;
 type Job = Box<dyn FnOnce() + Send>;
 
 /// A thread running jobs in the order given.
-pub struct Worker {
+pub struct JobThread {
     jobs: Option<Sender<(Job, Sender<()>)>>,
     thread: Option<JoinHandle<()>>,
 }
@@ -30,9 +30,9 @@ impl Done {
     }
 }
 
-impl Worker {
+impl JobThread {
     /// Starts the thread.
-    pub fn new(name: &str) -> std::io::Result<Worker> {
+    pub fn new(name: &str) -> std::io::Result<JobThread> {
         let (jobs, queue) = channel::<(Job, Sender<()>)>();
         let thread = std::thread::Builder::new()
             .name(name.into())
@@ -43,7 +43,7 @@ impl Worker {
                     drop(done);
                 }
             })?;
-        Ok(Worker {
+        Ok(JobThread {
             jobs: Some(jobs),
             thread: Some(thread),
         })
@@ -57,7 +57,7 @@ impl Worker {
     }
 }
 
-impl Drop for Worker {
+impl Drop for JobThread {
     fn drop(&mut self) {
         // Closing the queue ends the thread once its jobs are done.
         self.jobs.take();
@@ -75,7 +75,7 @@ mod tests {
 
     #[test]
     fn jobs_run_in_order_on_one_thread_and_a_panic_ends_only_its_job() {
-        let worker = Worker::new("test").unwrap();
+        let thread = JobThread::new("test").unwrap();
         let log = Arc::new(std::sync::Mutex::new(Vec::new()));
         let ids = Arc::new(std::sync::Mutex::new(Vec::new()));
         let mut dones = Vec::new();
@@ -83,7 +83,7 @@ mod tests {
             let log = Arc::clone(&log);
             let ids = Arc::clone(&ids);
             dones.push(
-                worker
+                thread
                     .run(move || {
                         ids.lock().unwrap().push(std::thread::current().id());
                         if i == 2 {
@@ -102,17 +102,17 @@ mod tests {
         assert_eq!(ids.len(), 5);
         assert!(ids.iter().all(|&id| id == ids[0]));
         assert_ne!(ids[0], std::thread::current().id());
-        // Dropping the worker waits for what is queued.
+        // Dropping the thread waits for what is queued.
         let count = Arc::new(AtomicUsize::new(0));
-        let worker = Worker::new("test").unwrap();
+        let thread = JobThread::new("test").unwrap();
         for _ in 0..3 {
             let count = Arc::clone(&count);
-            worker.run(move || {
+            thread.run(move || {
                 std::thread::sleep(std::time::Duration::from_millis(5));
                 count.fetch_add(1, Ordering::SeqCst);
             });
         }
-        drop(worker);
+        drop(thread);
         assert_eq!(count.load(Ordering::SeqCst), 3);
     }
 }
