@@ -73,11 +73,20 @@ def main():
         f_first, f_exact = fairy_times(fairy, sfen, plies, args.limit)
         cap = args.limit / 1000
         rows.append((plies, g if g is not None else cap, f_first or cap, f_exact or cap))
-        fmt = lambda x: f"{x * 1000:9.1f}" if x is not None else "  timeout"
+        fmt = lambda x: f"{x * 1000:9.2f}" if x is not None else "  timeout"
         print(f"mate {plies:>2}: gogo {fmt(g)} ms (line {g_len}), fairy first mate {fmt(f_first)} ms, "
               f"shortest {fmt(f_exact)} ms  {sfen}")
     gogo.quit()
     fairy.quit()
+    print("| mate in | problems | gogo median | Fairy-Stockfish first mate | shortest mate | ratio (first) |")
+    print("|---|---|---|---|---|---|")
+    for plies in sorted({r[0] for r in rows}):
+        of_length = [r for r in rows if r[0] == plies]
+        g, f, e = (statistics.median(r[i] for r in of_length) for i in (1, 2, 3))
+        print(f"| {plies} | {len(of_length)} | {g * 1000:.2f} ms | {f * 1000:.2f} ms | "
+              f"{e * 1000:.2f} ms | {f / g:.1f}x |")
+    per_problem = statistics.median(r[2] / r[1] for r in rows)
+    print(f"median of the per-problem ratios (first mate score / gogo): {per_problem:.1f}x")
     gm = statistics.median(r[1] for r in rows)
     ff = statistics.median(r[2] for r in rows)
     fe = statistics.median(r[3] for r in rows)
