@@ -3,7 +3,7 @@
 # its network and with the hand-made evaluation, and gogo built at REV (default 45411d5, the
 # last build before the network). Changes are given in centipawns and as a winning chance,
 # each evaluation with its own scale, fitted by gogo-train --calibrate to game results (the
-# network's 313, the hand-made evaluation's 790).
+# network's 323, the hand-made evaluation's 790).
 #
 #   scripts/score-stability.sh [REV]
 set -euo pipefail
@@ -12,6 +12,6 @@ source scripts/refs.sh
 cargo build --release -q -p gogo-usi
 old=$(gogo_at "${1:-45411d5}")
 python3 scripts/score_stability.py \
-  --engine "gogo (network)=$PWD/target/release/gogo@313" \
+  --engine "gogo (network)=$PWD/target/release/gogo@323" \
   --engine "gogo (hand-made evaluation)=$PWD/target/release/gogo,UseNNUE=false@790" \
   --engine "gogo@${1:-45411d5}=$old@790"
