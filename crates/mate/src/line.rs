@@ -97,56 +97,46 @@ impl ExactSearch<'_> {
     fn checks(&self, pos: &Position) -> Ordered {
         let mut list = MoveList::new();
         pos.generate_checks(&mut list);
-        let moves: Vec<(Move, Position)> = list.iter().map(|&mv| (mv, pos.played(mv))).collect();
-        let entries = self.table_entries(&moves, false);
-        let mut order: Vec<((u32, u32), u8)> = entries
-            .iter()
-            .enumerate()
-            .filter_map(|(i, entry)| {
-                let key = match entry {
-                    Some(e) if e.dn == 0 && !e.path_dependent => return None,
-                    Some(e) if e.pn == 0 => (0, e.length as u32),
-                    Some(e) => (1, e.pn),
-                    None => (1, u32::MAX / 8),
-                };
-                Some((key, i as u8))
-            })
-            .collect();
-        order.sort_by_key(|&(key, _)| key);
-        Ordered::new(moves, order)
-    }
-
-    /// The table's entries for `children`, all looked up in one loop once the positions are
-    /// made, so that the cache misses overlap instead of following one another.
-    fn table_entries(&self, children: &[(Move, Position)], or_node: bool) -> Vec<Option<Entry>> {
-        children
-            .iter()
-            .map(|(_, child)| self.solver.table.get(table_key(child, or_node)))
-            .collect()
+        self.ordered(pos, &list, false, |entry| match entry {
+            Some(e) if e.dn == 0 && !e.path_dependent => None,
+            Some(e) if e.pn == 0 => Some((0, e.length as u32)),
+            Some(e) => Some((1, e.pn)),
+            None => Some((1, u32::MAX / 8)),
+        })
     }
 
     /// The defender's answers after a check (`child`), the likeliest escapes first: those the
     /// table has disproven, then by disproof number, proven ones last (longest mate first),
     /// so that a check that fails is found to fail soon.
     fn answers(&self, child: &Position) -> Ordered {
-        let moves: Vec<(Move, Position)> = child
-            .legal_moves()
+        self.ordered(child, &child.legal_moves(), true, |entry| match entry {
+            Some(e) if e.dn == 0 && !e.path_dependent => Some((0, 0)),
+            Some(e) if e.pn == 0 => Some((2, u32::MAX - e.length as u32)),
+            Some(e) => Some((1, e.dn)),
+            None => Some((1, u32::MAX / 8)),
+        })
+    }
+
+    /// `moves` from `pos` with the positions they lead to, ordered by `key` of each child's
+    /// table entry (`None` leaves the move out). The entries are looked up in one loop once
+    /// the positions are made, so that the cache misses overlap instead of following one
+    /// another.
+    fn ordered(
+        &self,
+        pos: &Position,
+        moves: &MoveList,
+        children_or_nodes: bool,
+        key: impl Fn(Option<Entry>) -> Option<(u32, u32)>,
+    ) -> Ordered {
+        let moves: Vec<(Move, Position)> = moves.iter().map(|&mv| (mv, pos.played(mv))).collect();
+        let entries: Vec<Option<Entry>> = moves
             .iter()
-            .map(|&mv| (mv, child.played(mv)))
+            .map(|(_, child)| self.solver.table.get(table_key(child, children_or_nodes)))
             .collect();
-        let entries = self.table_entries(&moves, true);
         let mut order: Vec<((u32, u32), u8)> = entries
-            .iter()
+            .into_iter()
             .enumerate()
-            .map(|(i, entry)| {
-                let key = match entry {
-                    Some(e) if e.dn == 0 && !e.path_dependent => (0, 0),
-                    Some(e) if e.pn == 0 => (2, u32::MAX - e.length as u32),
-                    Some(e) => (1, e.dn),
-                    None => (1, u32::MAX / 8),
-                };
-                (key, i as u8)
-            })
+            .filter_map(|(i, entry)| Some((key(entry)?, i as u8)))
             .collect();
         order.sort_by_key(|&(key, _)| key);
         Ordered::new(moves, order)

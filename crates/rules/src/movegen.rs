@@ -144,12 +144,19 @@ impl Position {
         // 2. Drops on the empty squares from which the piece attacks the king (a pawn's by
         //    the pawn-drop rules, the mating drop excluded).
         let empty = !occupied;
-        for kind in self.hand(us).kinds() {
-            let squares = attacks(them, kind, their_king, occupied) & empty;
+        self.push_drops(list, |kind| {
+            attacks(them, kind, their_king, occupied) & empty
+        });
+    }
+
+    /// Appends the drops of every kind in hand on `squares(kind)` (empty squares), a pawn's
+    /// narrowed by the pawn-drop rules.
+    fn push_drops(&self, list: &mut MoveList, squares: impl Fn(PieceKind) -> Bitboard) {
+        for kind in self.hand(self.side_to_move()).kinds() {
             let targets = if kind == PieceKind::Pawn {
-                self.pawn_drop_targets(squares)
+                self.pawn_drop_targets(squares(kind))
             } else {
-                squares
+                squares(kind)
             };
             for to in targets {
                 list.push(Move::drop(kind, to));
@@ -248,15 +255,7 @@ impl Position {
             if !capturers.is_empty() {
                 return true;
             }
-            let hand = self.hand(us);
-            let non_pawn_in_hand = [
-                PieceKind::Gold,
-                PieceKind::Silver,
-                PieceKind::Bishop,
-                PieceKind::Rook,
-            ]
-            .iter()
-            .any(|&kind| hand.count(kind) > 0);
+            let non_pawn_in_hand = self.hand(us).kinds().any(|kind| kind != PieceKind::Pawn);
             if non_pawn_in_hand && !between(king, checker).is_empty() {
                 return true;
             }
@@ -524,16 +523,6 @@ impl Position {
         if NOISY || drop_targets.is_empty() {
             return;
         }
-        let hand = self.hand(us);
-        for kind in hand.kinds() {
-            let targets = if kind == PieceKind::Pawn {
-                self.pawn_drop_targets(drop_targets)
-            } else {
-                drop_targets
-            };
-            for to in targets {
-                list.push(Move::drop(kind, to));
-            }
-        }
+        self.push_drops(list, |_| drop_targets);
     }
 }
