@@ -2,7 +2,7 @@
 //! squares (file 5 first), hands as `P+00FU`, moves as `+5453FU` (origin, destination, the
 //! piece after the move; origin `00` for a drop). Writing and reading, every move checked.
 
-use crate::error::{MoveError, RecordError};
+use crate::error::{MoveError, RecordError, MAX_RECORD_MOVES};
 use crate::hand::Hand;
 use crate::moves::{Move, MoveKind};
 use crate::piece::{Color, Piece, PieceKind};
@@ -114,11 +114,14 @@ fn square(file: u8, rank: u8) -> Option<Square> {
 /// Reads a CSA record for the 5x5 board: the start position (rows `P1`-`P5`, hands, the side
 /// to move) and the moves, each checked for legality.
 pub fn read_csa(text: &str) -> Result<(Position, Vec<Move>), RecordError> {
+    RecordError::check_length(text)?;
     let mut board: [Option<Piece>; 25] = [None; 25];
     let mut hands = [Hand::EMPTY; 2];
     let mut side = None;
     let mut rows_seen = 0;
+    // The start position, once the first move shows it is complete, and the current one.
     let mut start: Option<Position> = None;
+    let mut current: Option<Position> = None;
     let mut moves = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line_no = i + 1;
@@ -175,15 +178,16 @@ pub fn read_csa(text: &str) -> Result<(Position, Vec<Move>), RecordError> {
                         Color::Gote
                     };
                     let pieces = &rest[1..];
-                    if pieces.len() % 4 != 0 {
+                    if pieces.len() % 4 != 0 || !pieces.is_ascii() {
                         return Err(bad(format!("hand '{pieces}' is not 00XX pairs")));
                     }
                     for chunk in pieces.as_bytes().chunks(4) {
+                        // ASCII, checked above.
                         let text = std::str::from_utf8(chunk).unwrap_or("");
-                        let kind = kind_of(&text[2..])
-                            .filter(|k| text.starts_with("00") && k.is_hand_kind())
+                        hands[color.index()] = kind_of(text.get(2..).unwrap_or(""))
+                            .filter(|_| text.starts_with("00"))
+                            .and_then(|kind| hands[color.index()].with(kind))
                             .ok_or_else(|| bad(format!("'{text}' is not a piece in hand")))?;
-                        hands[color.index()] = hands[color.index()].with(kind);
                     }
                 }
                 Some(b'I') => return Err(bad("PI is the 9x9 start; write the five rows".into())),
@@ -204,28 +208,34 @@ pub fn read_csa(text: &str) -> Result<(Position, Vec<Move>), RecordError> {
             .map(|_| Color::Sente)
             .or_else(|| line.strip_prefix('-').map(|_| Color::Gote))
         {
-            if start.is_none() {
-                if rows_seen != 5 {
-                    return Err(RecordError::Position(format!(
-                        "{rows_seen} board rows; five are needed"
-                    )));
+            let current = match &mut current {
+                Some(pos) => pos,
+                None => {
+                    if rows_seen != 5 {
+                        return Err(RecordError::Position(format!(
+                            "{rows_seen} board rows; five are needed"
+                        )));
+                    }
+                    let s = Position::from_parts(board, hands, side.unwrap_or(color), 1)
+                        .map_err(|e| RecordError::Position(e.to_string()))?;
+                    start = Some(s.clone());
+                    current.insert(s)
                 }
-                let s = Position::from_parts(board, hands, side.unwrap_or(color), 1)
-                    .map_err(|e| RecordError::Position(e.to_string()))?;
-                start = Some(s);
-            }
-            let current = moves
-                .iter()
-                .fold(start.clone().expect("set above"), |p: Position, &m| {
-                    p.played(m)
-                });
+            };
             let b = line.as_bytes();
-            if b.len() < 7 {
+            // A move is ASCII (`+5453FU`, a time comment may follow); slicing needs that.
+            if b.len() < 7 || !line.is_ascii() {
                 return Err(bad(format!("'{line}' is not a move")));
+            }
+            if moves.len() >= MAX_RECORD_MOVES {
+                return Err(RecordError::TooLong);
             }
             let to = square(b[3], b[4]).ok_or_else(|| bad(format!("'{line}': bad square")))?;
             let kind = kind_of(&line[5..7]).ok_or_else(|| bad(format!("'{line}': bad piece")))?;
             let mv = if &line[1..3] == "00" {
+                if !kind.is_hand_kind() {
+                    return Err(bad(format!("'{line}': that piece cannot be dropped")));
+                }
                 Move::drop(kind, to)
             } else {
                 let from =
@@ -242,6 +252,7 @@ pub fn read_csa(text: &str) -> Result<(Position, Vec<Move>), RecordError> {
                     error: MoveError::Illegal(mv),
                 });
             }
+            current.play(mv);
             moves.push(mv);
             continue;
         }

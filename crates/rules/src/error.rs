@@ -195,6 +195,25 @@ pub enum RecordError {
         /// What is wrong.
         error: MoveError,
     },
+    /// The record is longer than any game: more than [`MAX_RECORD_BYTES`] of text or
+    /// [`MAX_RECORD_MOVES`] moves.
+    TooLong,
+}
+
+/// The longest record text read, in bytes (a game of [`MAX_RECORD_MOVES`] moves in KIF,
+/// with comments, is well within it).
+pub const MAX_RECORD_BYTES: usize = 1 << 20;
+/// The most moves a record may hold.
+pub const MAX_RECORD_MOVES: usize = 10_000;
+
+impl RecordError {
+    /// [`RecordError::TooLong`] for text longer than [`MAX_RECORD_BYTES`].
+    pub(crate) fn check_length(text: &str) -> Result<(), RecordError> {
+        if text.len() > MAX_RECORD_BYTES {
+            return Err(RecordError::TooLong);
+        }
+        Ok(())
+    }
 }
 
 impl fmt::Display for RecordError {
@@ -203,6 +222,10 @@ impl fmt::Display for RecordError {
             RecordError::Syntax { line, reason } => write!(f, "record line {line}: {reason}"),
             RecordError::Position(e) => write!(f, "record position: {e}"),
             RecordError::Move { number, error } => write!(f, "record move {number}: {error}"),
+            RecordError::TooLong => write!(
+                f,
+                "the record is too long (at most {MAX_RECORD_BYTES} bytes and {MAX_RECORD_MOVES} moves)"
+            ),
         }
     }
 }

@@ -71,3 +71,23 @@ pub fn check_play(data: &[u8]) {
         pos = next;
     }
 }
+
+/// KIF text: reading never panics, and whatever reads writes out and reads back the same.
+pub fn check_kif(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    if let Ok((start, moves)) = crate::kif::read_kif(&text) {
+        let written = crate::kif::write_kif(&start, &moves, &crate::kif::KifInfo::default());
+        let again = crate::kif::read_kif(&written).expect("a written KIF reads");
+        assert_eq!(again, (start, moves), "{written}");
+    }
+}
+
+/// CSA text: reading never panics, and whatever reads writes out and reads back the same.
+pub fn check_csa(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    if let Ok((start, moves)) = crate::csa::read_csa(&text) {
+        let written = crate::csa::write_csa(&start, &moves, "a", "b", None);
+        let again = crate::csa::read_csa(&written).expect("a written CSA reads");
+        assert_eq!(again, (start, moves), "{written}");
+    }
+}

@@ -28,12 +28,15 @@ impl Hand {
         self.counts == [0; 5]
     }
 
-    /// This hand with one more piece of `kind`, a hand kind (a count beyond the two pieces
-    /// that exist is refused later by [`crate::Position::from_parts`]).
-    pub fn with(mut self, kind: PieceKind) -> Hand {
-        debug_assert!(kind.is_hand_kind());
+    /// This hand with one more piece of `kind` (a count beyond the two pieces that exist is
+    /// refused later by [`crate::Position::from_parts`]); `None` for a kind that cannot be in
+    /// hand (a king or a promoted piece).
+    pub fn with(mut self, kind: PieceKind) -> Option<Hand> {
+        if !kind.is_hand_kind() {
+            return None;
+        }
         self.counts[kind.index()] = self.counts[kind.index()].saturating_add(1);
-        self
+        Some(self)
     }
 
     /// Adds one piece of `kind` (a hand kind; callers unpromote first).

@@ -5,7 +5,7 @@
 //! Reading checks every move against the rules: a record is text first ([`RecordError::Syntax`]),
 //! then moves that must be legal in turn ([`RecordError::Move`]).
 
-use crate::error::{MoveError, RecordError};
+use crate::error::{MoveError, RecordError, MAX_RECORD_MOVES};
 use crate::hand::Hand;
 use crate::moves::{Move, MoveKind};
 use crate::piece::{Color, Piece, PieceKind};
@@ -249,7 +249,10 @@ fn read_hand(text: &str, line: usize) -> Result<Hand, RecordError> {
             })?,
         };
         for _ in 0..count {
-            hand = hand.with(kind);
+            hand = hand.with(kind).ok_or_else(|| RecordError::Syntax {
+                line,
+                reason: format!("'{part}': a {kind:?} cannot be in hand"),
+            })?;
         }
     }
     Ok(hand)
@@ -258,6 +261,7 @@ fn read_hand(text: &str, line: usize) -> Result<Hand, RecordError> {
 /// Reads a KIF record: the start position (the standard one, or the board diagram) and the
 /// moves, each checked for legality; the record may end with `投了` and the like.
 pub fn read_kif(text: &str) -> Result<(Position, Vec<Move>), RecordError> {
+    RecordError::check_length(text)?;
     let mut board: [Option<Piece>; 25] = [None; 25];
     let mut hands = [Hand::EMPTY; 2];
     let mut side = Color::Sente;
@@ -318,6 +322,9 @@ pub fn read_kif(text: &str) -> Result<(Position, Vec<Move>), RecordError> {
             diagram_rows += 1;
             has_diagram = true;
         } else if line.trim_start().starts_with(|c: char| c.is_ascii_digit()) {
+            if move_lines.len() > MAX_RECORD_MOVES {
+                return Err(RecordError::TooLong);
+            }
             move_lines.push((line_no, line.trim().to_string()));
         }
     }

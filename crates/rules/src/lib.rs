@@ -36,13 +36,16 @@ pub mod square;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
-pub use error::{MoveError, ParseSfenError, PositionError, RecordError, SfenError, SfenField};
+pub use error::{
+    MoveError, ParseSfenError, PositionError, RecordError, SfenError, SfenField, MAX_RECORD_BYTES,
+    MAX_RECORD_MOVES,
+};
 pub use game::{DrawReason, Game, GameError, Outcome, ParseRuleSetError, RuleSet, WinReason};
 pub use hand::Hand;
 pub use moves::{Move, MoveKind, MoveList, ParseMoveError, MAX_MOVES};
 pub use perft::{perft, perft_divide, perft_mating_pawn_drops};
 pub use piece::{Color, Piece, PieceKind};
-pub use position::{promotion_zone, Position};
+pub use position::{promotion_zone, Position, MAX_MOVE_NUMBER};
 pub use repetition::RepetitionRule;
 pub use rng::Rng;
 pub use sfen::{parse_usi_position, SfenParts, KAWU_START, STANDARD_START};

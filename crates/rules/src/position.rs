@@ -72,6 +72,10 @@ pub struct Position {
     pinned: Bitboard,
 }
 
+/// The largest move number an SFEN may give (a record of a real game is far shorter); a
+/// position built with a larger one starts from this, and playing on never wraps.
+pub const MAX_MOVE_NUMBER: u32 = 1_000_000;
+
 /// The promotion zone of `color`: its far rank.
 #[inline]
 pub fn promotion_zone(color: Color) -> Bitboard {
@@ -135,7 +139,7 @@ impl Position {
             by_kind: [Bitboard::EMPTY; 10],
             hands,
             side,
-            move_number: move_number.max(1),
+            move_number: move_number.clamp(1, MAX_MOVE_NUMBER),
             kings: [sente_king, gote_king],
             board_key: 0,
             hand_key: 0,
@@ -415,7 +419,7 @@ impl Position {
         }
         self.side = !us;
         self.board_key ^= zobrist::side_key();
-        self.move_number += 1;
+        self.move_number = self.move_number.saturating_add(1);
         self.update_check_info();
     }
 
@@ -433,7 +437,7 @@ impl Position {
         debug_assert!(!self.in_check());
         self.side = !self.side;
         self.board_key ^= zobrist::side_key();
-        self.move_number += 1;
+        self.move_number = self.move_number.saturating_add(1);
         self.update_check_info();
     }
 

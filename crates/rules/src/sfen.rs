@@ -8,7 +8,7 @@ use crate::error::{MoveError, ParseSfenError, PositionError, SfenError, SfenFiel
 use crate::hand::Hand;
 use crate::moves::Move;
 use crate::piece::{Color, Piece, PieceKind};
-use crate::position::Position;
+use crate::position::{Position, MAX_MOVE_NUMBER};
 use crate::square::Square;
 use std::fmt;
 use std::str::FromStr;
@@ -158,11 +158,11 @@ impl FromStr for SfenParts {
         let move_number = match fields.get(3) {
             None => 1,
             Some(text) => match text.parse::<u32>() {
-                Ok(n) if n >= 1 => n,
+                Ok(n) if (1..=MAX_MOVE_NUMBER).contains(&n) => n,
                 _ => {
                     return Err(ParseSfenError::new(
                         SfenField::MoveNumber,
-                        format!("'{text}', expected a number from 1"),
+                        format!("'{text}', expected a number from 1 to {MAX_MOVE_NUMBER}"),
                     ))
                 }
             },

@@ -101,11 +101,23 @@ fn malformed_sfens() {
         ),
         (
             "rbsgk/4p/5/P4/KGSBR b - 0",
-            parse_err(MoveNumber, "'0', expected a number from 1"),
+            parse_err(MoveNumber, "'0', expected a number from 1 to 1000000"),
         ),
         (
             "rbsgk/4p/5/P4/KGSBR b - x",
-            parse_err(MoveNumber, "'x', expected a number from 1"),
+            parse_err(MoveNumber, "'x', expected a number from 1 to 1000000"),
+        ),
+        (
+            // Accepted once, then wrapped (release) or panicked (debug) at the next move.
+            "rbsgk/4p/5/P4/KGSBR b - 4294967295",
+            parse_err(
+                MoveNumber,
+                "'4294967295', expected a number from 1 to 1000000",
+            ),
+        ),
+        (
+            "rbsgk/4p/5/P4/KGSBR b - 1000001",
+            parse_err(MoveNumber, "'1000001', expected a number from 1 to 1000000"),
         ),
         (
             "rbsgk/4p/5/P4/KGSBR b - 1 1",
@@ -281,4 +293,55 @@ fn usi_position_text() {
         Err(SfenError::Parse(_))
     ));
     assert_eq!(parse_usi_position("startpos moves").unwrap().1, vec![]);
+}
+
+#[test]
+fn the_largest_move_number_plays_on() {
+    let pos = Position::from_sfen("rbsgk/4p/5/P4/KGSBR b - 1000000").unwrap();
+    let mv = pos.legal_moves().as_slice()[0];
+    assert_eq!(pos.played(mv).move_number(), 1_000_001);
+}
+
+/// Records that once panicked the reader (a king in hand, a multi-byte character where an
+/// ASCII field was sliced, a drop of a piece that cannot be in hand) are errors.
+#[test]
+fn records_that_panicked_are_errors() {
+    use gogo_rules::{csa::read_csa, kif::read_kif, RecordError};
+    for text in ["後手の持駒：玉", "先手の持駒：龍二", "後手の持駒：と"] {
+        assert!(
+            matches!(read_kif(text), Err(RecordError::Syntax { line: 1, .. })),
+            "{text}: {:?}",
+            read_kif(text)
+        );
+    }
+    for text in ["V2\nP+0あ", "P+00あ", "P-00OU", "P+00FU00"] {
+        assert!(
+            matches!(read_csa(text), Err(RecordError::Syntax { .. })),
+            "{text:?}: {:?}",
+            read_csa(text)
+        );
+    }
+    let start = "P1-HI-KA-GI-KI-OU\nP2 *  *  *  * -FU\nP3 *  *  *  *  * \nP4+FU *  *  *  * \nP5+OU+KI+GI+KA+HI\n+\n";
+    for line in ["+0033OU", "+3544あいう", "+35あ44GI"] {
+        let text = format!("{start}{line}\n");
+        assert!(
+            matches!(read_csa(&text), Err(RecordError::Syntax { line: 7, .. })),
+            "{line}: {:?}",
+            read_csa(&text)
+        );
+    }
+}
+
+/// A record longer than any game is refused before it is read.
+#[test]
+fn records_have_a_length_limit() {
+    use gogo_rules::{csa::read_csa, kif::read_kif, RecordError, MAX_RECORD_BYTES};
+    let long = format!("手合割：５五将棋\n{}", "*".repeat(MAX_RECORD_BYTES));
+    assert_eq!(read_kif(&long), Err(RecordError::TooLong));
+    let long = format!("V2.2\n'{}", "x".repeat(MAX_RECORD_BYTES));
+    assert_eq!(read_csa(&long), Err(RecordError::TooLong));
+    // Within the byte limit, too many moves: 5d5c 1b1c shuffles would repeat, so the move
+    // lines fail on legality first unless the count is checked before.
+    let many: String = (1..=20_000).map(|n| format!("{n} ４四銀\n")).collect();
+    assert_eq!(read_kif(&many), Err(RecordError::TooLong));
 }

@@ -2,7 +2,7 @@
 //! interesting) replayed through the fuzz targets' checks, so that whatever once broke stays
 //! fixed.
 
-use gogo_rules::fuzz_checks::{check_play, check_sfen, check_usi_position};
+use gogo_rules::fuzz_checks::{check_csa, check_kif, check_play, check_sfen, check_usi_position};
 
 fn replay(target: &str, check: fn(&[u8])) -> usize {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -31,4 +31,14 @@ fn usi_position_corpus() {
 #[test]
 fn play_corpus() {
     assert!(replay("play", check_play) >= 5);
+}
+
+#[test]
+fn kif_corpus() {
+    assert!(replay("kif", check_kif) >= 5);
+}
+
+#[test]
+fn csa_corpus() {
+    assert!(replay("csa", check_csa) >= 5);
 }
