@@ -13,6 +13,7 @@ pub mod bench;
 pub mod control;
 pub mod eval;
 pub mod evaluator;
+pub mod fuzz_checks;
 pub mod game_history;
 pub mod history;
 pub mod job;

@@ -13,6 +13,9 @@ pub const MATE_IN_MAX_PLY: i32 = MATE - MAX_PLY as i32;
 pub const REPETITION_WIN: i32 = 20_000;
 /// A draw.
 pub const DRAW: i32 = 0;
+/// The largest magnitude an evaluation may have: below [`REPETITION_WIN`] and every mate,
+/// whatever weights a network file holds.
+pub const MAX_EVAL: i32 = 15_000;
 
 /// The score of being mated `ply` plies from the root.
 #[inline]

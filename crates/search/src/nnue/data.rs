@@ -176,7 +176,9 @@ impl Record {
             for kind in PieceKind::HAND {
                 let n = (bits >> (2 * (5 * color.index() + kind.index()))) & 3;
                 for _ in 0..n {
-                    hands[color.index()] = hands[color.index()].with(kind);
+                    hands[color.index()] = hands[color.index()]
+                        .with(kind)
+                        .expect("PieceKind::HAND are hand kinds");
                 }
             }
         }

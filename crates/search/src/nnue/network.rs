@@ -22,7 +22,7 @@ use std::sync::{Arc, OnceLock};
 
 const MAGIC: &[u8; 8] = b"GOGONNUE";
 const VERSION: u32 = 1;
-const HEADER_BYTES: usize = 8 + 4 + 5 * 4;
+pub(crate) const HEADER_BYTES: usize = 8 + 4 + 5 * 4;
 
 /// Size in bytes of a version-1 file with this crate's shape.
 pub const FILE_BYTES: usize =
@@ -37,6 +37,8 @@ static EMBEDDED: &[u8] = include_bytes!("../../nets/default.nnue");
 pub enum NetworkError {
     /// The file could not be read.
     Io(String),
+    /// The path is not a regular file (a device, a pipe, a directory).
+    NotAFile,
     /// The size is not that of a network of this shape (a truncated or foreign file).
     Size {
         /// Bytes expected.
@@ -65,6 +67,7 @@ impl fmt::Display for NetworkError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             NetworkError::Io(e) => write!(f, "cannot read the network file: {e}"),
+            NetworkError::NotAFile => f.write_str("not a regular file"),
             NetworkError::Size { expected, found } => write!(
                 f,
                 "a network file has {expected} bytes, this one {found} (truncated or not a gogo network)"
@@ -145,9 +148,31 @@ impl Network {
         .clone()
     }
 
-    /// Reads a network file.
+    /// Reads a network file: a regular file of exactly [`FILE_BYTES`], checked from its
+    /// metadata before it is opened (opening a pipe would wait for a writer) and again once
+    /// open, then read through a reader that stops after that many bytes.
     pub fn load(path: &std::path::Path) -> Result<Network, NetworkError> {
-        let bytes = std::fs::read(path).map_err(|e| NetworkError::Io(e.to_string()))?;
+        use std::io::Read;
+        let io = |e: std::io::Error| NetworkError::Io(e.to_string());
+        let check = |meta: std::fs::Metadata| {
+            if !meta.is_file() {
+                return Err(NetworkError::NotAFile);
+            }
+            if meta.len() != FILE_BYTES as u64 {
+                return Err(NetworkError::Size {
+                    expected: FILE_BYTES,
+                    found: usize::try_from(meta.len()).unwrap_or(usize::MAX),
+                });
+            }
+            Ok(())
+        };
+        check(std::fs::metadata(path).map_err(io)?)?;
+        let file = std::fs::File::open(path).map_err(io)?;
+        check(file.metadata().map_err(io)?)?;
+        let mut bytes = Vec::with_capacity(FILE_BYTES + 1);
+        file.take(FILE_BYTES as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
         Network::from_bytes(&bytes)
     }
 
@@ -262,7 +287,9 @@ impl Network {
         let (w_us, w_them) = self.output_weights.split_at(HIDDEN);
         let sum = super::simd::screlu_dot(us, w_us) + super::simd::screlu_dot(them, w_them);
         let out = sum / QA as i64 + self.output_bias as i64;
-        (out * SCALE as i64 / (QA * QB) as i64) as i32
+        // Extreme weights must not reach the mate scores (or wrap in the cast).
+        let max = crate::value::MAX_EVAL as i64;
+        (out.saturating_mul(SCALE as i64) / (QA * QB) as i64).clamp(-max, max) as i32
     }
 }
 
@@ -354,5 +381,70 @@ pub(crate) mod tests {
     fn the_embedded_network_reads() {
         let net = Network::embedded();
         assert_eq!(net.feature_weights.len(), FEATURES);
+    }
+
+    /// Weights at the ends of the `i16` range, with a valid hash: the evaluation stays
+    /// within [`crate::value::MAX_EVAL`] (it reached past the mate scores before the clamp).
+    #[test]
+    fn extreme_weights_stay_below_the_mate_scores() {
+        use crate::nnue::accumulator::Accumulator;
+        use gogo_rules::Position;
+        for (weight, output) in [(i16::MAX, i16::MAX), (i16::MAX, i16::MIN), (1, i16::MAX)] {
+            let mut net = Network::zeroed();
+            for row in net.feature_weights.iter_mut() {
+                row.fill(weight);
+            }
+            net.feature_bias.fill(weight);
+            net.output_weights.fill(output);
+            net.output_bias = i32::MAX;
+            let net = Network::from_bytes(&net.to_bytes()).unwrap();
+            for sfen in ["startpos", "k4/5/5/5/4K b - 1", "rbsgk/4p/5/P4/KGSBR w - 1"] {
+                let pos = Position::from_sfen(sfen).unwrap();
+                let acc = Accumulator::refresh(&net, &pos);
+                let score = net.evaluate(&acc.0[0], &acc.0[1]);
+                assert!(score.abs() <= crate::value::MAX_EVAL, "{score}");
+            }
+        }
+        // And a plain network is not clamped.
+        let net = random_network(2);
+        let acc = Accumulator::refresh(&net, &Position::startpos());
+        assert!(net.evaluate(&acc.0[0], &acc.0[1]).abs() < crate::value::MAX_EVAL);
+    }
+
+    /// `load` refuses what is not a regular file of the right size without reading it:
+    /// `/dev/zero` (endless), a pipe with no writer (opening it would block), a directory,
+    /// a file too long.
+    #[test]
+    fn load_refuses_devices_pipes_and_wrong_sizes() {
+        let dir = std::env::temp_dir().join(format!("gogo-net-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let start = std::time::Instant::now();
+        assert_eq!(
+            Network::load(std::path::Path::new("/dev/zero")),
+            Err(NetworkError::NotAFile)
+        );
+        let fifo = dir.join("fifo");
+        let _ = std::fs::remove_file(&fifo);
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            assert_eq!(Network::load(&fifo), Err(NetworkError::NotAFile));
+        }
+        assert_eq!(Network::load(&dir), Err(NetworkError::NotAFile));
+        let long = dir.join("long.nnue");
+        let mut bytes = Network::embedded().to_bytes();
+        bytes.push(0);
+        std::fs::write(&long, &bytes).unwrap();
+        assert_eq!(
+            Network::load(&long),
+            Err(NetworkError::Size {
+                expected: FILE_BYTES,
+                found: FILE_BYTES + 1
+            })
+        );
+        bytes.pop();
+        std::fs::write(&long, &bytes).unwrap();
+        assert_eq!(Network::load(&long).as_ref(), Ok(&*Network::embedded()));
+        assert!(start.elapsed() < std::time::Duration::from_secs(5));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
