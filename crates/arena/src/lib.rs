@@ -264,6 +264,15 @@ pub fn run_match(
                     let (a, b) = (a.as_mut().expect("alive"), b.as_mut().expect("alive"));
                     let players = if sente_engine == 0 { [a, b] } else { [b, a] };
                     let record = play_game(players, game, &config.settings);
+                    if let Some(side) = record.termination.failed_engine() {
+                        // Ended (killed and reaped) now; started again for the next game.
+                        let k = if side == Color::Sente {
+                            sente_engine
+                        } else {
+                            1 - sente_engine
+                        };
+                        slots[k] = None;
+                    }
                     if tx
                         .send(Ok(MatchGame {
                             index,

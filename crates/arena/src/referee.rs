@@ -131,6 +131,17 @@ impl Termination {
         }
     }
 
+    /// The side whose engine failed (no answer in time, a crash, an unreadable answer): it
+    /// may still be busy or babbling, so it is started afresh rather than asked again.
+    pub fn failed_engine(&self) -> Option<Color> {
+        match self {
+            Termination::Malformed(c, _) | Termination::TimeForfeit(c) | Termination::Crash(c) => {
+                Some(*c)
+            }
+            _ => None,
+        }
+    }
+
     /// A short reason, e.g. `checkmate`, `illegal move 5d5b`.
     pub fn reason(&self) -> String {
         match self {

@@ -388,3 +388,68 @@ fn an_engine_given_usi_ponder_ponders_and_answers_stop() {
         assert!(stdout.contains(&clean), "{stdout}");
     }
 }
+
+/// Script-engine processes whose arguments hold `marker`, still running or unreaped.
+fn processes_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if cmdline.contains("usi-script-engine") && cmdline.contains(marker) {
+            found.push(format!(
+                "{}: {cmdline}",
+                entry.file_name().to_string_lossy()
+            ));
+        }
+    }
+    found
+}
+
+/// Engines that misbehave by volume lose within the move's deadline, and leave no process
+/// behind: one that floods `info` lines (the deadline was only checked when no line came),
+/// one that prints an endless line, one that stops reading its input, and one that ends in
+/// the middle of its `bestmove` line.
+#[test]
+fn engines_that_misbehave_by_volume_lose_in_time() {
+    for (word, reason) in [
+        ("!flood", "time forfeit"),
+        (
+            "!endless",
+            "malformed line 'a line longer than 1048576 bytes'",
+        ),
+        ("!deaf", "time forfeit"),
+        ("!midline", "malformed line 'bestmove 5d'"),
+    ] {
+        let marker = format!("marker-{}-{}", std::process::id(), rand_suffix());
+        let started = std::time::Instant::now();
+        let o = arena(
+            &format!("{word} {marker}"),
+            "",
+            "startpos",
+            &["--tc", "movetime=200"],
+        );
+        let (result, _, why) = first_game(&o);
+        assert_eq!((result.as_str(), why.as_str()), ("0-1", reason), "{word}");
+        // 200 ms a move and 150 ms of tolerance, plus the engines' start and end.
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "{word}: {:?}",
+            started.elapsed()
+        );
+        assert_eq!(processes_with(&marker), Vec::<String>::new(), "{word}");
+    }
+}
+
+/// `info` lines with `multipv 0`, a huge `multipv` and extreme scores are only lines: the
+/// game goes on and the move after them counts.
+#[test]
+fn odd_info_lines_do_not_end_the_game() {
+    check(
+        "!badinfo:G*5b",
+        "",
+        "sfen k4/2S2/1G3/5/4K b G 1",
+        &["--tc", "movetime=100"],
+        "1-0",
+        "checkmate",
+    );
+}

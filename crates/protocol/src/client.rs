@@ -152,6 +152,10 @@ impl From<RecvError> for ClientError {
         match e {
             RecvError::Timeout => ClientError::Timeout,
             RecvError::Closed => ClientError::Crashed,
+            RecvError::LineTooLong => ClientError::Malformed(format!(
+                "a line longer than {} bytes",
+                crate::process::MAX_LINE_BYTES
+            )),
         }
     }
 }
@@ -243,7 +247,11 @@ impl EngineClient {
         log::trace!("{} << {command}", self.spec.name);
         self.process
             .send_line(&command.to_string())
-            .map_err(|_| ClientError::Crashed)
+            .map_err(|e| match e.kind() {
+                // The engine stopped reading its input.
+                std::io::ErrorKind::TimedOut => ClientError::Timeout,
+                _ => ClientError::Crashed,
+            })
     }
 
     /// `setoption name <name> value <value>`.
@@ -330,6 +338,11 @@ impl EngineClient {
                 Err(_) => {}
             }
         }
+    }
+
+    /// The engine's process id.
+    pub fn pid(&self) -> u32 {
+        self.process.pid()
     }
 
     /// Whether the process is still running.

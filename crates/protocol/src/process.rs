@@ -1,28 +1,48 @@
-//! A child process spoken to in lines: what is written goes to its stdin, and each line of
-//! its stdout arrives through a reader thread, so that every wait can have a deadline (a
-//! hung program never hangs the caller).
+//! A child process spoken to in lines: what is written goes to its stdin through a writer
+//! thread, and each line of its stdout arrives through a reader thread, so that every wait
+//! and every write has a deadline (a hung program never hangs the caller). What a program
+//! can make the caller hold is bounded: a line of at most [`MAX_LINE_BYTES`], at most
+//! [`MAX_QUEUED_LINES`] lines read ahead (then the program waits to write), at most
+//! [`MAX_QUEUED_WRITES`] lines waiting to be written (then a write fails at its deadline).
 
 use std::ffi::OsStr;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender, TrySendError};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// The longest line read from a program; the rest of a longer one is dropped.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+/// Lines read from a program and not yet taken by the caller.
+pub const MAX_QUEUED_LINES: usize = 1024;
+/// Lines handed to the writer and not yet written to the program.
+pub const MAX_QUEUED_WRITES: usize = 256;
+/// How long a write may wait for a program that does not read its input.
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Why no line came.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RecvError {
-    /// Nothing before the deadline.
+    /// Nothing before the deadline (also when lines keep coming after it).
     Timeout,
     /// The process closed its output (it ended, or is ending).
     Closed,
+    /// The program wrote a line longer than [`MAX_LINE_BYTES`] (the rest of it is dropped).
+    LineTooLong,
 }
 
+/// What the reader thread hands over.
+type ReadItem = Result<String, RecvError>;
+
 /// A running child process with piped stdin and stdout; stderr goes where the command said
-/// (nowhere unless set). Killed when dropped.
+/// (nowhere unless set). Killed and reaped when dropped.
 pub struct LineProcess {
     child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+    writes: Option<SyncSender<Vec<u8>>>,
+    write_failed: Arc<AtomicBool>,
+    lines: Receiver<ReadItem>,
 }
 
 impl LineProcess {
@@ -49,52 +69,83 @@ impl LineProcess {
             let _ = child.wait();
             return Err(std::io::Error::other("the child's pipes are missing"));
         };
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buffer = Vec::new();
-            loop {
-                buffer.clear();
-                match reader.read_until(b'\n', &mut buffer) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        // Bytes that are not UTF-8 are replaced rather than ending the reader.
-                        let line = String::from_utf8_lossy(&buffer);
-                        let line = line.trim_end_matches(['\n', '\r']).to_string();
-                        if tx.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
+        let (tx, lines) = sync_channel(MAX_QUEUED_LINES);
+        let reader = std::thread::Builder::new()
+            .name("child-stdout".into())
+            .spawn(move || read_lines(stdout, tx));
+        let (writes, queue) = sync_channel(MAX_QUEUED_WRITES);
+        let write_failed = Arc::new(AtomicBool::new(false));
+        let failed = Arc::clone(&write_failed);
+        let writer = std::thread::Builder::new()
+            .name("child-stdin".into())
+            .spawn(move || write_lines(stdin, queue, failed));
+        if let Err(e) = reader.and(writer) {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(e);
+        }
         Ok(LineProcess {
             child,
-            stdin,
+            writes: Some(writes),
+            write_failed,
             lines,
         })
     }
 
-    /// Writes `line` and a newline, and flushes.
+    /// Writes `line` and a newline (see [`LineProcess::send_bytes`]).
     pub fn send_line(&mut self, line: &str) -> std::io::Result<()> {
-        writeln!(self.stdin, "{line}")?;
-        self.stdin.flush()
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        self.send_bytes(&bytes)
     }
 
-    /// Writes raw bytes and flushes.
+    /// Hands raw bytes to the writer thread, waiting up to [`WRITE_TIMEOUT`] while its
+    /// queue is full (the program is not reading): then `TimedOut`. A program whose input
+    /// is closed gives `BrokenPipe`, at this write or a later one.
     pub fn send_bytes(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        self.stdin.write_all(bytes)?;
-        self.stdin.flush()
+        let broken = || std::io::Error::from(std::io::ErrorKind::BrokenPipe);
+        let Some(writes) = &self.writes else {
+            return Err(broken());
+        };
+        if self.write_failed.load(Ordering::Relaxed) {
+            return Err(broken());
+        }
+        let deadline = Instant::now() + WRITE_TIMEOUT;
+        let mut bytes = bytes.to_vec();
+        loop {
+            match writes.try_send(bytes) {
+                Ok(()) => return Ok(()),
+                Err(TrySendError::Disconnected(_)) => return Err(broken()),
+                Err(TrySendError::Full(back)) => {
+                    if Instant::now() >= deadline {
+                        return Err(std::io::Error::from(std::io::ErrorKind::TimedOut));
+                    }
+                    bytes = back;
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            }
+        }
     }
 
-    /// The next line, waiting until `deadline` at most.
+    /// The next line, waiting until `deadline` at most. Past the deadline it is
+    /// [`RecvError::Timeout`] even when lines are waiting, so that a program that floods
+    /// its output still runs out of time.
     pub fn recv_line(&mut self, deadline: Instant) -> Result<String, RecvError> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
-            Ok(line) => Ok(line),
+        let now = Instant::now();
+        if now >= deadline {
+            return Err(RecvError::Timeout);
+        }
+        match self.lines.recv_timeout(deadline - now) {
+            Ok(item) => item,
             Err(RecvTimeoutError::Timeout) => Err(RecvError::Timeout),
             Err(RecvTimeoutError::Disconnected) => Err(RecvError::Closed),
         }
+    }
+
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// Whether the process is still running.
@@ -116,10 +167,71 @@ impl LineProcess {
         }
     }
 
-    /// Ends the process now.
+    /// Ends the process now and reaps it.
     pub fn kill(&mut self) {
+        // Closing the writer's queue ends the writer thread.
+        self.writes = None;
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// The reader thread: lines of at most [`MAX_LINE_BYTES`] (bytes that are not UTF-8
+/// replaced), a longer one reported once and skipped to its end; a last line without its
+/// newline is a line too. Ends at the end of the output or when nobody listens.
+fn read_lines(stdout: impl Read, tx: SyncSender<ReadItem>) {
+    let mut reader = BufReader::with_capacity(64 * 1024, stdout);
+    let mut line: Vec<u8> = Vec::new();
+    let mut too_long = false;
+    let emit = |line: &[u8]| {
+        let text = String::from_utf8_lossy(line);
+        tx.send(Ok(text.trim_end_matches(['\n', '\r']).to_string()))
+            .is_ok()
+    };
+    loop {
+        let buffer = match reader.fill_buf() {
+            Ok([]) => break,
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        let (taken, complete) = match buffer.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (buffer.len(), false),
+        };
+        if !too_long {
+            if line.len() + taken > MAX_LINE_BYTES + 1 {
+                too_long = true;
+                line = Vec::new();
+                if tx.send(Err(RecvError::LineTooLong)).is_err() {
+                    return;
+                }
+            } else {
+                line.extend_from_slice(&buffer[..taken]);
+            }
+        }
+        reader.consume(taken);
+        if complete {
+            if !too_long && !emit(&line) {
+                return;
+            }
+            line.clear();
+            too_long = false;
+        }
+    }
+    if !too_long && !line.is_empty() {
+        emit(&line);
+    }
+}
+
+/// The writer thread: writes what it is handed, in order, until the queue closes or a
+/// write fails (the program closed its input), which it records.
+fn write_lines(mut stdin: ChildStdin, queue: Receiver<Vec<u8>>, failed: Arc<AtomicBool>) {
+    for bytes in queue {
+        if stdin.write_all(&bytes).and_then(|_| stdin.flush()).is_err() {
+            failed.store(true, Ordering::Relaxed);
+            return;
+        }
     }
 }
 

@@ -151,3 +151,112 @@ fn an_engine_that_never_finishes_the_handshake_times_out() {
     );
     assert!(started.elapsed() < Duration::from_secs(3));
 }
+
+/// Whether process `pid` is gone: not running and reaped (no zombie left).
+fn gone(pid: u32) -> bool {
+    !std::path::Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// An engine that floods `info` lines is timed out at the deadline (it used to be checked
+/// only when no line was waiting), and the lines held for the caller stay bounded.
+#[test]
+fn a_flooding_engine_runs_out_of_time() {
+    let mut client = EngineClient::start(
+        &shell_engine(r#"exec yes "info depth 1 score cp 0 pv 5d5c""#),
+        Duration::from_secs(5),
+    )
+    .unwrap();
+    let pid = client.pid();
+    go(&mut client);
+    let asked = Instant::now();
+    let mut infos = 0u64;
+    assert_eq!(
+        client.wait_bestmove(asked + Duration::from_millis(300), &mut |_| infos += 1),
+        Err(ClientError::Timeout)
+    );
+    assert!(
+        asked.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        asked.elapsed()
+    );
+    assert!(infos > 100, "{infos}");
+    drop(client);
+    assert!(gone(pid));
+}
+
+/// A line that never ends is cut at `MAX_LINE_BYTES` and reported as malformed at once.
+#[test]
+fn an_endless_line_is_malformed() {
+    let mut client = EngineClient::start(
+        &shell_engine(r#"exec tr -d '\n' < /dev/zero"#),
+        Duration::from_secs(5),
+    )
+    .unwrap();
+    let pid = client.pid();
+    go(&mut client);
+    let asked = Instant::now();
+    assert_eq!(
+        client.wait_bestmove(asked + Duration::from_secs(10), &mut |_| {}),
+        Err(ClientError::Malformed(format!(
+            "a line longer than {} bytes",
+            gogo_protocol::MAX_LINE_BYTES
+        )))
+    );
+    assert!(asked.elapsed() < Duration::from_secs(5));
+    drop(client);
+    assert!(gone(pid));
+}
+
+/// An engine that stops reading its input: writes queue up to a bound, then fail with a
+/// timeout after `WRITE_TIMEOUT` instead of blocking the caller forever.
+#[test]
+fn an_engine_that_stops_reading_gets_a_write_timeout() {
+    let mut client =
+        EngineClient::start(&shell_engine("exec sleep 60"), Duration::from_secs(5)).unwrap();
+    let pid = client.pid();
+    go(&mut client);
+    let moves = "5d5c 5c5d ".repeat(2_000);
+    let command = GuiCommand::SetOption {
+        name: "x".into(),
+        value: Some(moves),
+    };
+    let started = Instant::now();
+    let mut sent = 0;
+    let result = loop {
+        match client.send(&command) {
+            Ok(()) => sent += 1,
+            Err(e) => break e,
+        }
+        assert!(sent < 100_000, "writes never blocked");
+    };
+    assert_eq!(result, ClientError::Timeout);
+    let waited = started.elapsed();
+    assert!(
+        waited >= gogo_protocol::WRITE_TIMEOUT && waited < gogo_protocol::WRITE_TIMEOUT * 3,
+        "{waited:?}"
+    );
+    // The pipe's buffer and the writer's queue: a bounded number of lines.
+    assert!(sent <= gogo_protocol::MAX_QUEUED_WRITES + 10, "{sent}");
+    drop(client);
+    assert!(gone(pid));
+}
+
+/// An engine that exits in the middle of its `bestmove` line: the half line is malformed,
+/// and then the engine is gone.
+#[test]
+fn an_engine_that_exits_mid_line() {
+    let mut client = EngineClient::start(
+        &shell_engine(r#"printf "bestmove 5d"; exit 0"#),
+        Duration::from_secs(5),
+    )
+    .unwrap();
+    go(&mut client);
+    assert_eq!(
+        client.wait_bestmove(soon(), &mut |_| {}),
+        Err(ClientError::Malformed("bestmove 5d".into()))
+    );
+    assert_eq!(
+        client.wait_bestmove(soon(), &mut |_| {}),
+        Err(ClientError::Crashed)
+    );
+}
