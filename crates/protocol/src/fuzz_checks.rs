@@ -18,3 +18,21 @@ pub fn check_usi_line(data: &[u8]) {
         }
     }
 }
+
+/// An engine's output as the client reads it: lines are cut at the bound (here 256 bytes,
+/// so that the fuzzer reaches it), hold no newline, and whatever parses as a message writes
+/// out and parses back to the same value.
+pub fn check_engine_output(data: &[u8]) {
+    const MAX: usize = 256;
+    for line in crate::BoundedLines::new(data, MAX) {
+        if let crate::Line::Text(text) = line {
+            assert!(!text.contains('\n'), "{text:?}");
+            // A byte that is not UTF-8 becomes a three-byte replacement character.
+            assert!(text.len() <= 3 * MAX, "{}", text.len());
+            if let Ok(msg) = text.parse::<EngineMessage>() {
+                let again: EngineMessage = msg.to_string().parse().expect("printed message parses");
+                assert_eq!(again, msg, "{text:?}");
+            }
+        }
+    }
+}

@@ -28,6 +28,7 @@ pub mod error;
 pub mod fuzz_checks;
 pub mod gui_command;
 pub mod info;
+pub mod lines;
 pub mod process;
 
 pub use client::{BestMoveAnswer, ClientError, EngineClient, EngineSpec, ParseEngineSpecError};
@@ -35,6 +36,7 @@ pub use engine_message::{BestMove, Checkmate, EngineMessage, OptionKind};
 pub use error::ParseMessageError;
 pub use gui_command::{GameResult, GoCommand, GuiCommand, MateLimit, PositionSetup};
 pub use info::{Info, InfoScore, ScoreBound};
+pub use lines::{BoundedLines, Line};
 pub use process::{
     LineProcess, RecvError, MAX_LINE_BYTES, MAX_QUEUED_LINES, MAX_QUEUED_WRITES, WRITE_TIMEOUT,
 };

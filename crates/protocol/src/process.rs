@@ -5,8 +5,9 @@
 //! [`MAX_QUEUED_LINES`] lines read ahead (then the program waits to write), at most
 //! [`MAX_QUEUED_WRITES`] lines waiting to be written (then a write fails at its deadline).
 
+use crate::lines::{BoundedLines, Line};
 use std::ffi::OsStr;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender, TrySendError};
@@ -176,51 +177,17 @@ impl LineProcess {
     }
 }
 
-/// The reader thread: lines of at most [`MAX_LINE_BYTES`] (bytes that are not UTF-8
-/// replaced), a longer one reported once and skipped to its end; a last line without its
-/// newline is a line too. Ends at the end of the output or when nobody listens.
+/// The reader thread: hands over each line (see [`BoundedLines`]) until the end of the
+/// output, or until nobody listens.
 fn read_lines(stdout: impl Read, tx: SyncSender<ReadItem>) {
-    let mut reader = BufReader::with_capacity(64 * 1024, stdout);
-    let mut line: Vec<u8> = Vec::new();
-    let mut too_long = false;
-    let emit = |line: &[u8]| {
-        let text = String::from_utf8_lossy(line);
-        tx.send(Ok(text.trim_end_matches(['\n', '\r']).to_string()))
-            .is_ok()
-    };
-    loop {
-        let buffer = match reader.fill_buf() {
-            Ok([]) => break,
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => break,
+    for line in BoundedLines::new(stdout, MAX_LINE_BYTES) {
+        let item = match line {
+            Line::Text(text) => Ok(text),
+            Line::TooLong => Err(RecvError::LineTooLong),
         };
-        let (taken, complete) = match buffer.iter().position(|&b| b == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (buffer.len(), false),
-        };
-        if !too_long {
-            if line.len() + taken > MAX_LINE_BYTES + 1 {
-                too_long = true;
-                line = Vec::new();
-                if tx.send(Err(RecvError::LineTooLong)).is_err() {
-                    return;
-                }
-            } else {
-                line.extend_from_slice(&buffer[..taken]);
-            }
+        if tx.send(item).is_err() {
+            return;
         }
-        reader.consume(taken);
-        if complete {
-            if !too_long && !emit(&line) {
-                return;
-            }
-            line.clear();
-            too_long = false;
-        }
-    }
-    if !too_long && !line.is_empty() {
-        emit(&line);
     }
 }
 

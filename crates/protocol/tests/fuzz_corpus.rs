@@ -1,13 +1,15 @@
-//! The `usi_line` fuzz corpus replayed through the target's check (see fuzz/).
+//! The `usi_line` and `engine_messages` fuzz corpora replayed through the targets' checks
+//! (see fuzz/), so that whatever once broke stays fixed.
+
+use gogo_protocol::fuzz_checks::{check_engine_output, check_usi_line};
+use gogo_rules::fuzz_checks::replay_corpus;
 
 #[test]
 fn usi_line_corpus() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/corpus/usi_line");
-    let mut n = 0;
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let data = std::fs::read(entry.unwrap().path()).unwrap();
-        gogo_protocol::fuzz_checks::check_usi_line(&data);
-        n += 1;
-    }
-    assert!(n >= 5, "{n}");
+    assert!(replay_corpus("usi_line", check_usi_line) >= 5);
+}
+
+#[test]
+fn engine_messages_corpus_through_the_client() {
+    assert!(replay_corpus("engine_messages", check_engine_output) >= 5);
 }

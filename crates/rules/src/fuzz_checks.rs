@@ -4,6 +4,23 @@
 
 use crate::{parse_usi_position, Move, MoveList, Position};
 
+/// Runs `check` over every file of `fuzz/corpus/<target>/` (the seeds and what cargo-fuzz
+/// kept), so that `cargo test` replays what the fuzzers found; returns how many there were.
+/// Every crate's corpus test calls this.
+pub fn replay_corpus(target: &str, check: fn(&[u8])) -> usize {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fuzz/corpus")
+        .join(target);
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.expect("a corpus entry").path();
+        let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        check(&data);
+        n += 1;
+    }
+    n
+}
+
 /// SFEN text: whatever parses must print canonically and parse back to the same position,
 /// with keys equal to the keys recomputed from scratch.
 pub fn check_sfen(data: &[u8]) {

@@ -2,18 +2,30 @@
 
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Number of leaf nodes `depth` plies below `pos` (bulk counted at the last ply).
+/// The deepest perft there is: far beyond what finishes (depth 10 already takes hours),
+/// and a bound on the move lists made up front.
+pub const MAX_PERFT_DEPTH: u32 = 32;
+
+/// Number of leaf nodes `depth` plies below `pos` (bulk counted at the last ply); `depth` is
+/// at most [`MAX_PERFT_DEPTH`] (deeper counts as that).
 pub fn perft(pos: &Position, depth: u32) -> u64 {
+    perft_until(pos, depth, &AtomicBool::new(false))
+}
+
+/// [`perft`] that gives up once `stop` is set: then the count so far, short of the total.
+pub fn perft_until(pos: &Position, depth: u32, stop: &AtomicBool) -> u64 {
+    let depth = depth.min(MAX_PERFT_DEPTH);
     if depth == 0 {
         return 1;
     }
     // One move list per ply, made once: filling a fresh list costs as much as generating.
     let mut lists: Vec<MoveList> = (0..depth).map(|_| MoveList::new()).collect();
-    perft_with(pos, depth, &mut lists)
+    perft_with(pos, depth, &mut lists, stop)
 }
 
-fn perft_with(pos: &Position, depth: u32, lists: &mut [MoveList]) -> u64 {
+fn perft_with(pos: &Position, depth: u32, lists: &mut [MoveList], stop: &AtomicBool) -> u64 {
     let (list, deeper) = lists.split_first_mut().expect("one list per ply");
     list.clear();
     pos.generate_legal(list);
@@ -22,7 +34,11 @@ fn perft_with(pos: &Position, depth: u32, lists: &mut [MoveList]) -> u64 {
     }
     let mut total = 0;
     for &mv in list.iter() {
-        total += perft_with(&pos.played(mv), depth - 1, deeper);
+        // Asked above the last two plies only, where a node costs a whole move list.
+        if depth > 2 && stop.load(Ordering::Relaxed) {
+            break;
+        }
+        total += perft_with(&pos.played(mv), depth - 1, deeper, stop);
     }
     total
 }

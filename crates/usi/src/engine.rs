@@ -7,8 +7,8 @@
 use crate::job_thread::{Done, JobThread};
 use gogo_mate::{MateLimits, MateProgress, MateResult, Solver};
 use gogo_protocol::{
-    BestMove, Checkmate, EngineMessage, GoCommand, GuiCommand, Info, InfoScore, MateLimit,
-    OptionKind, PositionSetup, ScoreBound,
+    BestMove, BoundedLines, Checkmate, EngineMessage, GoCommand, GuiCommand, Info, InfoScore, Line,
+    MateLimit, OptionKind, PositionSetup, ScoreBound, MAX_LINE_BYTES,
 };
 use gogo_rules::{Move, MoveError, Position, RuleSet, SfenError};
 use gogo_search::nnue::Network;
@@ -18,6 +18,7 @@ use gogo_search::{
     SearchLimits, SearchOptions, ThreadData, TranspositionTable,
 };
 use std::io::Write;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -59,6 +60,29 @@ impl Output {
             string: Some(text.to_string()),
             ..Info::default()
         }));
+    }
+}
+
+/// A [`Write`] that hands [`Output`] whole lines, so that text written in pieces (perft's
+/// lines) never interleaves with another thread's line.
+struct LineWriter {
+    out: Output,
+    pending: Vec<u8>,
+}
+
+impl Write for LineWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.pending.extend_from_slice(buf);
+        while let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = self.pending.drain(..=end).collect();
+            self.out
+                .line(String::from_utf8_lossy(&line[..end]).as_ref());
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
@@ -148,11 +172,11 @@ fn option_list() -> Vec<EngineMessage> {
     ]
 }
 
-/// A game search or a mate search running in the background.
+/// A game search, a mate search or a perft running in the background.
 struct RunningSearch {
     control: Arc<SearchControl>,
-    /// The mate search's stop flag (it has no [`SearchControl`] of its own).
-    mate_stop: Arc<AtomicBool>,
+    /// The stop flag of the jobs that have no [`SearchControl`] of their own (mate, perft).
+    job_stop: Arc<AtomicBool>,
     /// Signalled when its job on the search thread has ended.
     done: Done,
     /// Set once `bestmove` (or `checkmate`) is out: the job is about to end.
@@ -174,6 +198,9 @@ pub struct UsiEngine {
     mate: Option<(usize, Arc<Mutex<Solver>>)>,
     /// The thread searches run on, started at the first `go`.
     search_thread: Option<JobThread>,
+    /// Tests set this to make the next search panic after its first report.
+    #[cfg(test)]
+    inject_panic: Arc<AtomicBool>,
 }
 
 fn parse_bool(value: &str) -> Option<bool> {
@@ -201,6 +228,8 @@ impl UsiEngine {
             search: None,
             mate: None,
             search_thread: None,
+            #[cfg(test)]
+            inject_panic: Arc::default(),
         }
     }
 
@@ -425,20 +454,16 @@ impl UsiEngine {
     }
 
     fn go(&mut self, go: GoCommand) {
-        if let Some(depth) = go.perft {
-            let mut buffer = Vec::new();
-            let _ = crate::print_perft(&mut buffer, self.position(), depth);
-            for line in String::from_utf8_lossy(&buffer).lines() {
-                self.out.line(line);
-            }
-            return;
-        }
         if self.search.is_some() {
             // A GUI sends `stop` first; if it did not, the running search answers now and
             // the new one starts, so that every `go` gets its `bestmove`.
             self.out
                 .info_string("go during a search: stopping the running search first");
             self.stop_search();
+        }
+        if let Some(depth) = go.perft {
+            self.go_perft(depth);
+            return;
         }
         if let Some(limit) = go.mate {
             self.go_mate(limit);
@@ -492,7 +517,20 @@ impl UsiEngine {
             job.options.move_overhead,
         );
         let probe_time = budget.soft.or(budget.hard).map(|t| t / 20);
-        self.spawn_search("search", control, Arc::default(), move || {
+        // The first move of the last line reported: the answer if the search fails.
+        let best_so_far: Arc<Mutex<Option<Move>>> = Arc::default();
+        let last_best = Arc::clone(&best_so_far);
+        let fallback_out = self.out.clone();
+        let on_panic = move || {
+            let best = *best_so_far.lock().unwrap_or_else(|e| e.into_inner());
+            fallback_out.send(&EngineMessage::BestMove {
+                best: best.map_or(BestMove::Resign, BestMove::Move),
+                ponder: None,
+            });
+        };
+        #[cfg(test)]
+        let inject_panic = Arc::clone(&self.inject_panic);
+        self.spawn_search("search", control, Arc::default(), on_panic, move || {
             if let Some(solver) = probe {
                 let mut solver = solver.lock().unwrap_or_else(|e| e.into_inner());
                 if let Some(line) = mate_probe(&mut solver, &job.root, probe_time) {
@@ -511,7 +549,16 @@ impl UsiEngine {
                 }
             }
             let mut tds = threads.lock().unwrap_or_else(|e| e.into_inner());
-            let report = |info: SearchInfo| out.send(&EngineMessage::Info(info_line(&info)));
+            let report = |info: SearchInfo| {
+                if let (1, Some(&mv)) = (info.multipv, info.pv.first()) {
+                    *last_best.lock().unwrap_or_else(|e| e.into_inner()) = Some(mv);
+                }
+                out.send(&EngineMessage::Info(info_line(&info)));
+                #[cfg(test)]
+                if inject_panic.swap(false, Ordering::SeqCst) {
+                    panic!("a panic injected by a test");
+                }
+            };
             let result = search(&job, &tt, &thread_control, &mut tds, &report);
             out.send(&EngineMessage::BestMove {
                 best: result.best.map_or(BestMove::Resign, BestMove::Move),
@@ -539,7 +586,9 @@ impl UsiEngine {
         let root = self.position().clone();
         let out = self.out.clone();
         let control = Arc::new(SearchControl::new(false));
-        self.spawn_search("mate", control, stop, move || {
+        let fallback_out = self.out.clone();
+        let on_panic = move || fallback_out.send(&EngineMessage::Checkmate(Checkmate::Timeout));
+        self.spawn_search("mate", control, stop, on_panic, move || {
             let mut solver = solver.lock().unwrap_or_else(|e| e.into_inner());
             let mut progress = |p: &MateProgress| {
                 out.send(&EngineMessage::Info(mate_info(
@@ -560,6 +609,36 @@ impl UsiEngine {
                 MateResult::Unknown => Checkmate::Timeout,
             }));
         });
+    }
+
+    /// `go perft`: counts on the search thread, so that `stop` (which prints what it has
+    /// counted) and `quit` are heard.
+    fn go_perft(&mut self, depth: u32) {
+        let depth = match crate::perft_depth(depth) {
+            Ok(d) => d,
+            Err(e) => {
+                self.out.info_string(&format!("error: {e}"));
+                return;
+            }
+        };
+        let root = self.position().clone();
+        let stop = Arc::new(AtomicBool::new(false));
+        let job_stop = Arc::clone(&stop);
+        let out = self.out.clone();
+        let control = Arc::new(SearchControl::new(false));
+        self.spawn_search(
+            "perft",
+            control,
+            stop,
+            || {},
+            move || {
+                let mut lines = LineWriter {
+                    out,
+                    pending: Vec::new(),
+                };
+                let _ = crate::print_perft(&mut lines, &root, depth, &job_stop);
+            },
+        );
     }
 
     /// The mate solver, (re)allocated at the `MateHash` size; `None` (with an error line)
@@ -585,12 +664,15 @@ impl UsiEngine {
     }
 
     /// Runs `work` on the search thread as the running search, with the controls that stop
-    /// it; the job marks itself answered when `work` is done.
+    /// it; the job marks itself answered when `work` is done. If `work` panics (a bug), the
+    /// panic is reported as an `info string` and `on_panic` gives the answer the GUI waits
+    /// for, so that the engine goes on serving.
     fn spawn_search(
         &mut self,
         name: &str,
         control: Arc<SearchControl>,
-        mate_stop: Arc<AtomicBool>,
+        job_stop: Arc<AtomicBool>,
+        on_panic: impl FnOnce() + Send + 'static,
         work: impl FnOnce() + Send + 'static,
     ) {
         if self.search_thread.is_none() {
@@ -605,9 +687,17 @@ impl UsiEngine {
         }
         let answered = Arc::new(AtomicBool::new(false));
         let job_answered = Arc::clone(&answered);
+        let out = self.out.clone();
+        let job_name = name.to_string();
         let queued = self.search_thread.as_ref().and_then(|t| {
             t.run(move || {
-                work();
+                if let Err(panic) = catch_unwind(AssertUnwindSafe(work)) {
+                    out.info_string(&format!(
+                        "error: the {job_name} failed: {}",
+                        panic_message(panic.as_ref())
+                    ));
+                    on_panic();
+                }
                 job_answered.store(true, Ordering::SeqCst);
             })
         });
@@ -615,7 +705,7 @@ impl UsiEngine {
             Some(done) => {
                 self.search = Some(RunningSearch {
                     control,
-                    mate_stop,
+                    job_stop,
                     done,
                     answered,
                 })
@@ -645,7 +735,7 @@ impl UsiEngine {
     fn stop_search(&mut self) {
         if let Some(s) = self.search.take() {
             s.control.stop();
-            s.mate_stop.store(true, Ordering::SeqCst);
+            s.job_stop.store(true, Ordering::SeqCst);
             s.control.ponderhit(); // a pondering search waits for either; stop wins
             s.done.wait();
         }
@@ -656,6 +746,15 @@ impl Drop for UsiEngine {
     fn drop(&mut self) {
         self.stop_search();
     }
+}
+
+/// What a panic said, if it said it in text.
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
+    panic
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("a panic")
 }
 
 /// The start position and every position after it, each move checked for legality.
@@ -737,24 +836,100 @@ pub fn info_line(info: &SearchInfo) -> Info {
     }
 }
 
-/// Reads stdin line by line until `quit` or end of input. Bytes that are not UTF-8 are
-/// replaced, so such a line is reported as unknown rather than ending the loop.
+/// Reads stdin line by line until `quit` or end of input. Lines are at most
+/// [`MAX_LINE_BYTES`] (a longer one is refused whole); bytes that are not UTF-8 are replaced,
+/// so such a line is reported as unknown rather than ending the loop. A command whose
+/// handling panics (a bug) is reported, and the engine goes on.
 pub fn run() {
     let out = Output::new(Box::new(std::io::stdout()));
-    let mut engine = UsiEngine::new(out);
-    let stdin = std::io::stdin();
-    let mut reader = stdin.lock();
-    let mut buffer = Vec::new();
-    loop {
-        buffer.clear();
-        match std::io::BufRead::read_until(&mut reader, b'\n', &mut buffer) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {
-                let line = String::from_utf8_lossy(&buffer);
-                if !engine.handle_line(&line) {
-                    break;
-                }
+    let mut engine = UsiEngine::new(out.clone());
+    for line in BoundedLines::new(std::io::stdin().lock(), MAX_LINE_BYTES) {
+        let line = match line {
+            Line::Text(text) => text,
+            Line::TooLong => {
+                out.info_string(&format!(
+                    "error: a line longer than {MAX_LINE_BYTES} bytes was ignored"
+                ));
+                continue;
+            }
+        };
+        match catch_unwind(AssertUnwindSafe(|| engine.handle_line(&line))) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(panic) => out.info_string(&format!(
+                "error: '{line}' failed: {}",
+                panic_message(panic.as_ref())
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An [`Output`] whose lines a test can read.
+    fn captured() -> (Output, Arc<Mutex<Vec<u8>>>) {
+        #[derive(Clone)]
+        struct Shared(Arc<Mutex<Vec<u8>>>);
+        impl Write for Shared {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
             }
         }
+        let bytes = Arc::new(Mutex::new(Vec::new()));
+        (Output::new(Box::new(Shared(Arc::clone(&bytes)))), bytes)
+    }
+
+    fn lines(bytes: &Mutex<Vec<u8>>) -> Vec<String> {
+        String::from_utf8_lossy(&bytes.lock().unwrap())
+            .lines()
+            .map(String::from)
+            .collect()
+    }
+
+    /// A search that panics still answers with the best move it had reported (or resign),
+    /// says why, and the engine goes on serving: the next search answers as usual.
+    #[test]
+    fn a_search_that_panics_still_answers_bestmove() {
+        let (out, bytes) = captured();
+        let mut engine = UsiEngine::new(out);
+        engine.handle_line("setoption name MateProbe value false");
+        engine.inject_panic.store(true, Ordering::SeqCst);
+        engine.handle_line("go depth 6");
+        engine.search.take().expect("a search").done.wait();
+        let seen = lines(&bytes);
+        let failed = seen
+            .iter()
+            .position(|l| l.starts_with("info string error: the search failed"))
+            .unwrap_or_else(|| panic!("{seen:?}"));
+        let info = seen
+            .iter()
+            .find(|l| l.starts_with("info depth"))
+            .expect("a report before the panic");
+        let reported = info
+            .split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap();
+        assert_eq!(seen[failed + 1], format!("bestmove {reported}"), "{seen:?}");
+        assert_eq!(seen.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
+        bytes.lock().unwrap().clear();
+        engine.handle_line("go depth 3");
+        engine.search.take().expect("a search").done.wait();
+        let seen = lines(&bytes);
+        let last = seen.last().unwrap();
+        let mv = last
+            .strip_prefix("bestmove ")
+            .unwrap_or_else(|| panic!("{seen:?}"));
+        assert!(Position::startpos()
+            .parse_move(mv.split(' ').next().unwrap())
+            .is_ok());
     }
 }

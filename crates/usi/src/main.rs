@@ -6,7 +6,7 @@ use gogo_rules::{parse_usi_position, Position};
 use gogo_search::nnue::{self, Network};
 use gogo_search::{Evaluation, TranspositionTable};
 use gogo_usi::datagen::{self, DatagenConfig, DatagenTotals};
-use gogo_usi::{engine, print_perft};
+use gogo_usi::{engine, perft_depth, print_perft};
 use std::sync::Arc;
 
 /// The scale of the hand-made evaluation's scores: `sigmoid(score / 800)` fits game results
@@ -239,8 +239,16 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
+            let depth = match perft_depth(depth) {
+                Ok(d) => d,
+                Err(e) => {
+                    eprintln!("gogo perft: {e}");
+                    return ExitCode::from(2);
+                }
+            };
             let stdout = std::io::stdout();
-            match print_perft(&mut stdout.lock(), &pos, depth) {
+            let never = std::sync::atomic::AtomicBool::new(false);
+            match print_perft(&mut stdout.lock(), &pos, depth, &never) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(_) => ExitCode::FAILURE,
             }

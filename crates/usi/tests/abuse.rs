@@ -120,3 +120,80 @@ fn absurd_options() {
     e.bestmove_in(&Position::startpos(), secs(5));
     still_plays(&mut e);
 }
+
+/// `go perft` with a depth past the cap is refused (4294967295 allocated a move list per
+/// ply and aborted the process); a deep one runs as a job that `stop` ends with what it has
+/// counted, and that `quit` interrupts (it ran on the input thread and held both off).
+#[test]
+fn perft_is_capped_and_can_be_stopped() {
+    let mut e = Gogo::start();
+    e.handshake();
+    e.send("go perft 4294967295");
+    let lines = e.expect("info string error", secs(5));
+    assert!(
+        lines.last().unwrap().contains("beyond the limit, 32"),
+        "{lines:?}"
+    );
+    e.send("go perft 3");
+    let lines = e.expect("Nodes searched", secs(10));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 2512");
+    // Depth 12 takes days; stop ends it at once, with a partial count.
+    e.send("go perft 12");
+    std::thread::sleep(ms(300));
+    e.ready();
+    let asked = std::time::Instant::now();
+    e.send("stop");
+    let lines = e.expect("Nodes searched", secs(5));
+    assert!(asked.elapsed() < secs(2), "{:?}", asked.elapsed());
+    assert!(
+        lines.iter().any(|l| l.starts_with("perft stopped")),
+        "{lines:?}"
+    );
+    let last = lines.last().unwrap();
+    let counted: u64 = last
+        .trim_start_matches("Nodes searched: ")
+        .trim_end_matches(" (stopped)")
+        .parse()
+        .unwrap();
+    assert!(last.ends_with("(stopped)") && counted > 0, "{last}");
+    still_plays(&mut e);
+    e.send("go perft 12");
+    std::thread::sleep(ms(200));
+    let asked = std::time::Instant::now();
+    assert!(e.quit().success());
+    assert!(asked.elapsed() < secs(3), "{:?}", asked.elapsed());
+}
+
+/// `EvalFile` on what is not a network file of the right size is refused at once: a device
+/// that never ends (it read until memory ran out), a pipe with no writer (opening it
+/// blocked the engine), a directory.
+#[test]
+fn eval_file_refuses_devices_and_pipes() {
+    let dir = std::env::temp_dir().join(format!("gogo-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("fifo");
+    let _ = std::fs::remove_file(&fifo);
+    let has_fifo = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    let mut e = Gogo::start();
+    e.handshake();
+    let mut paths = vec!["/dev/zero".to_string(), dir.display().to_string()];
+    if has_fifo {
+        paths.push(fifo.display().to_string());
+    }
+    for path in paths {
+        e.send(&format!("setoption name EvalFile value {path}"));
+        let lines = e.expect("info string error", secs(5));
+        assert!(
+            lines
+                .last()
+                .unwrap()
+                .contains("not a regular file; keeping <internal>"),
+            "{lines:?}"
+        );
+    }
+    still_plays(&mut e);
+    let _ = std::fs::remove_dir_all(&dir);
+}
