@@ -112,6 +112,13 @@ impl EngineHandle {
         EngineHandle { commands }
     }
 
+    /// A handle with no engine thread: the commands arrive at the receiver, for whoever
+    /// plays the engine's part (tests, the fuzz checks).
+    pub fn scripted() -> (EngineHandle, Receiver<EngineCommand>) {
+        let (commands, receiver) = channel();
+        (EngineHandle { commands }, receiver)
+    }
+
     /// Sends a command (ignored if the thread has ended).
     pub fn send(&self, command: EngineCommand) {
         let _ = self.commands.send(command);

@@ -9,10 +9,13 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod access;
 pub mod engine;
+pub mod fuzz_checks;
 pub mod messages;
 pub mod session;
 
+use access::Access;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::http::header;
@@ -23,22 +26,96 @@ use engine::EngineHandle;
 use gogo_protocol::EngineSpec;
 use messages::{Request, Update};
 use session::Session;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const INDEX: &str = include_str!("../static/index.html");
 const STYLE: &str = include_str!("../static/style.css");
 const SCRIPT: &str = include_str!("../static/app.js");
+
+/// How much one page may take of the machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Games (each with its engine process) open at once; one more page is told the server
+    /// is full.
+    pub max_sessions: usize,
+    /// A page that has sent nothing, not even the answer to a ping, for this long is gone:
+    /// its session ends and its engine with it.
+    pub idle_timeout: Duration,
+    /// The largest message a page may send (a record to load is the largest there is).
+    pub max_message_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_sessions: 4,
+            idle_timeout: Duration::from_secs(120),
+            max_message_bytes: 512 * 1024,
+        }
+    }
+}
 
 /// What the server needs.
 #[derive(Clone, Debug)]
 pub struct Config {
     /// The engine each page plays with.
     pub engine: EngineSpec,
+    /// Who may use the server.
+    pub access: Access,
+    /// How much a page may take.
+    pub limits: Limits,
 }
 
-/// The server's routes: `/` (the page), `/style.css`, `/app.js`, `/ws` (the game).
+impl Config {
+    /// The engine `engine` behind a server listening on `bound`, with a fresh token and the
+    /// default limits.
+    pub fn new(engine: EngineSpec, bound: SocketAddr) -> Config {
+        Config {
+            engine,
+            access: Access::for_address(bound),
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// The server's state: its configuration and how many sessions are open.
+struct Server {
+    config: Config,
+    sessions: AtomicUsize,
+}
+
+/// One open session's place, given back when the session ends.
+struct SessionSlot(Arc<Server>);
+
+impl Drop for SessionSlot {
+    fn drop(&mut self) {
+        self.0.sessions.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl Server {
+    fn take_slot(self: &Arc<Server>) -> Option<SessionSlot> {
+        let max = self.config.limits.max_sessions;
+        self.sessions
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < max).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| SessionSlot(Arc::clone(self)))
+    }
+}
+
+/// The server's routes: `/` (the page), `/style.css`, `/app.js`, `/ws` (the game), each
+/// behind [`access::guard`].
 pub fn app(config: Config) -> Router {
+    let access = Arc::new(config.access.clone());
+    let server = Arc::new(Server {
+        config,
+        sessions: AtomicUsize::new(0),
+    });
     Router::new()
         .route(
             "/",
@@ -50,15 +127,25 @@ pub fn app(config: Config) -> Router {
             get(|| async { asset("text/javascript", SCRIPT) }),
         )
         .route("/ws", get(websocket))
-        .with_state(Arc::new(config))
+        .with_state(server)
+        .layer(axum::middleware::from_fn_with_state(access, access::guard))
 }
 
 fn asset(kind: &'static str, body: &'static str) -> Response {
     ([(header::CONTENT_TYPE, kind)], body).into_response()
 }
 
-async fn websocket(upgrade: WebSocketUpgrade, State(config): State<Arc<Config>>) -> Response {
-    upgrade.on_upgrade(move |socket| play(socket, config))
+async fn websocket(upgrade: WebSocketUpgrade, State(server): State<Arc<Server>>) -> Response {
+    let max = server.config.limits.max_message_bytes;
+    upgrade
+        .max_message_size(max)
+        .max_frame_size(max)
+        .on_upgrade(move |socket| async move {
+            match server.take_slot() {
+                Some(slot) => play(socket, &server.config, slot).await,
+                None => refuse_full(socket, server.config.limits.max_sessions).await,
+            }
+        })
 }
 
 async fn send(socket: &mut WebSocket, updates: Vec<Update>) -> bool {
@@ -77,26 +164,58 @@ async fn send(socket: &mut WebSocket, updates: Vec<Update>) -> bool {
     true
 }
 
-/// One page's game, until the page goes away.
-async fn play(mut socket: WebSocket, config: Arc<Config>) {
+/// Tells a page that every session is taken, and closes.
+async fn refuse_full(mut socket: WebSocket, max: usize) {
+    let message = format!(
+        "the server is full: {max} games are open (gogo-gui --max-sessions); close another \
+         tab of this board and reload"
+    );
+    let _ = send(&mut socket, vec![Update::Error { message }]).await;
+    let _ = socket.send(Message::Close(None)).await;
+}
+
+/// One page's game, until the page goes away or falls silent; the engine process ends with
+/// it (dropping the session's [`EngineHandle`] ends the engine's thread, which quits and
+/// reaps the process).
+async fn play(mut socket: WebSocket, config: &Config, _slot: SessionSlot) {
     let (events_tx, mut events) = tokio::sync::mpsc::unbounded_channel();
     let mut session = Session::new(EngineHandle::spawn(config.engine.clone(), events_tx));
     if !send(&mut socket, vec![Update::State(Box::new(session.view()))]).await {
         return;
     }
+    let idle = config.limits.idle_timeout;
     let mut clock = tokio::time::interval(Duration::from_millis(100));
+    let mut pings = tokio::time::interval((idle / 4).max(Duration::from_millis(10)));
+    let mut last_heard = Instant::now();
     loop {
         let updates = tokio::select! {
-            message = socket.recv() => match message {
-                Some(Ok(Message::Text(text))) => match serde_json::from_str::<Request>(&text) {
-                    Ok(request) => session.handle(request),
-                    Err(e) => vec![Update::Error { message: format!("bad request: {e}") }],
-                },
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
-                Some(Ok(_)) => Vec::new(),
+            message = socket.recv() => {
+                last_heard = Instant::now();
+                match message {
+                    Some(Ok(Message::Text(text))) => match serde_json::from_str::<Request>(&text) {
+                        Ok(request) => session.handle(request),
+                        Err(e) => vec![Update::Error { message: format!("bad request: {e}") }],
+                    },
+                    Some(Ok(Message::Close(_))) | None => break,
+                    Some(Err(e)) => {
+                        log::info!("a page's connection failed: {e}");
+                        break;
+                    }
+                    Some(Ok(_)) => Vec::new(),
+                }
             },
             Some(event) = events.recv() => session.engine_event(event),
             _ = clock.tick() => session.tick(),
+            _ = pings.tick() => {
+                if last_heard.elapsed() > idle {
+                    log::info!("a page was silent for {idle:?}: its session ends");
+                    break;
+                }
+                if socket.send(Message::Ping(Vec::new().into())).await.is_err() {
+                    break;
+                }
+                Vec::new()
+            }
         };
         if !send(&mut socket, updates).await {
             break;

@@ -4,11 +4,12 @@
 //!   gogo-gui --engine /path/to/engine --port 8080
 
 use clap::Parser;
-use gogo_gui::{app, Config};
+use gogo_gui::{app, Config, Limits};
 use gogo_protocol::EngineSpec;
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 #[derive(Parser)]
 #[command(
@@ -27,9 +28,15 @@ struct Cli {
     #[arg(long, default_value_t = 8080)]
     port: u16,
     /// Address to listen on. Only 127.0.0.1 unless you ask: anyone who can reach the port
-    /// can run the engine.
+    /// and has the printed address (with its token) can run the engine.
     #[arg(long, default_value = "127.0.0.1")]
     host: IpAddr,
+    /// Games open at once (each runs its own engine process).
+    #[arg(long, default_value_t = Limits::default().max_sessions)]
+    max_sessions: usize,
+    /// Seconds a page may stay silent (not even answering pings) before its game ends.
+    #[arg(long, default_value_t = Limits::default().idle_timeout.as_secs())]
+    idle_timeout: u64,
 }
 
 /// gogo beside this program (`target/release/gogo` next to `target/release/gogo-gui`).
@@ -73,17 +80,26 @@ fn main() -> ExitCode {
             }
         };
         let bound = listener.local_addr().unwrap_or(address);
-        if cli.host != IpAddr::V4(Ipv4Addr::LOCALHOST) {
+        if !cli.host.is_loopback() {
             eprintln!(
                 "gogo-gui: listening on {bound}, which other machines may reach: anyone who can \
-                 open the page can run the engine"
+                 reach the port and has the address below, with its token, can run the engine"
             );
         }
+        let config = Config {
+            limits: Limits {
+                max_sessions: cli.max_sessions.max(1),
+                idle_timeout: Duration::from_secs(cli.idle_timeout.max(1)),
+                ..Limits::default()
+            },
+            ..Config::new(spec, bound)
+        };
         println!(
-            "gogo-gui: open http://{bound}/ (engine {})",
+            "gogo-gui: open {} (engine {})",
+            config.access.url(bound),
             engine.display()
         );
-        match axum::serve(listener, app(Config { engine: spec })).await {
+        match axum::serve(listener, app(config)).await {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("gogo-gui: {e}");

@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 /// to the results of games that gogo's built-in network (gen4) played against itself
 /// (`gogo-train --calibrate`; the README's Evaluation section): 100 cp is 58 %.
 pub const WIN_SCALE: f64 = 323.0;
+/// The most analysis lines the page shows.
+pub const MAX_MULTIPV: u32 = 8;
 /// Extra time an engine may take beyond its clock before it loses on time.
 const ENGINE_GRACE: Duration = Duration::from_millis(1000);
 /// Mate searches from the page run this long at most.
@@ -237,8 +239,13 @@ fn piece_letter(kind: PieceKind) -> String {
 fn sente_score(score: InfoScore, side: Color) -> SenteScore {
     let flip = if side == Color::Sente { 1 } else { -1 };
     match score {
-        InfoScore::Centipawns(cp) => SenteScore::Cp { value: cp * flip },
-        InfoScore::Mate(n) => SenteScore::Mate { plies: n * flip },
+        // An engine may send any i32: i32::MIN does not flip.
+        InfoScore::Centipawns(cp) => SenteScore::Cp {
+            value: cp.saturating_mul(flip),
+        },
+        InfoScore::Mate(n) => SenteScore::Mate {
+            plies: n.saturating_mul(flip),
+        },
     }
 }
 
@@ -389,7 +396,7 @@ impl Session {
                 vec![Update::State(Box::new(self.view()))]
             }
             Request::Analyze { on, multipv } => {
-                self.analysis = on.then_some(multipv.clamp(1, 8));
+                self.analysis = on.then_some(multipv.clamp(1, MAX_MULTIPV));
                 self.analysis_lines.clear();
                 // While the engine thinks about its move its own lines are shown; the
                 // analysis starts when it is the person's turn again.
@@ -603,11 +610,17 @@ impl Session {
         }
     }
 
+    /// The line an `info` shows, if it is one: it has a depth, and a MultiPV index the page
+    /// shows (1 to [`MAX_MULTIPV`]; an engine may send 0 or four billion).
     fn analysis_line(&self, info: &Info) -> Option<AnalysisLine> {
         let pos = self.game.position();
         let score = info.score.map(|s| sente_score(s, pos.side_to_move()));
+        let multipv = info.multipv.unwrap_or(1);
+        if !(1..=MAX_MULTIPV).contains(&multipv) {
+            return None;
+        }
         Some(AnalysisLine {
-            multipv: info.multipv.unwrap_or(1),
+            multipv,
             depth: info.depth?,
             score,
             sente_win: score.map(win_chance),

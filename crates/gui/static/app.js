@@ -25,7 +25,9 @@ window.gogo = gogo;
 const $ = (id) => document.getElementById(id);
 
 function connect() {
-  const socket = new WebSocket(`ws://${location.host}/ws`);
+  // The token in the page's address, which the server printed, opens the game too.
+  const token = new URLSearchParams(location.search).get("token") || "";
+  const socket = new WebSocket(`ws://${location.host}/ws?token=${encodeURIComponent(token)}`);
   gogo.socket = socket;
   socket.onopen = () => { $("connection").textContent = "connected"; };
   socket.onclose = () => { $("connection").textContent = "disconnected: reload the page"; };

@@ -35,14 +35,16 @@ fn start_server() -> String {
     let address = listener.local_addr().unwrap();
     listener.set_nonblocking(true).unwrap();
     let engine = EngineSpec::new(gogo().display().to_string());
+    let config = Config::new(engine, address);
+    let url = config.access.url(address);
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Runtime::new().unwrap();
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-            axum::serve(listener, app(Config { engine })).await.unwrap();
+            axum::serve(listener, app(config)).await.unwrap();
         });
     });
-    format!("http://{address}/")
+    url
 }
 
 /// A WebDriver session with headless Chromium.

@@ -4,7 +4,7 @@
 use futures_util::{SinkExt, StreamExt};
 mod common;
 
-use common::gogo;
+use common::{gogo, script_engine};
 use gogo_gui::{app, Config};
 use gogo_protocol::EngineSpec;
 use gogo_rules::kif::read_kif;
@@ -33,10 +33,12 @@ fn shell_engine(on_go: &str) -> EngineSpec {
 async fn connect(engine: EngineSpec) -> Socket {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
+    let config = Config::new(engine, address);
+    let token = config.access.token.clone();
     tokio::spawn(async move {
-        axum::serve(listener, app(Config { engine })).await.unwrap();
+        axum::serve(listener, app(config)).await.unwrap();
     });
-    let (socket, _) = tokio_tungstenite::connect_async(format!("ws://{address}/ws"))
+    let (socket, _) = tokio_tungstenite::connect_async(format!("ws://{address}/ws?token={token}"))
         .await
         .unwrap();
     socket
@@ -230,4 +232,70 @@ async fn engine_against_engine_and_analysis() {
         "{mate}"
     );
     assert!(mate["japanese"].as_str().unwrap().starts_with('▲'));
+}
+
+/// Processes whose command line holds `marker`, running or not yet reaped.
+fn processes_with(marker: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|entry| {
+            std::fs::read(entry.path().join("cmdline"))
+                .is_ok_and(|c| String::from_utf8_lossy(&c).contains(marker))
+        })
+        .count()
+}
+
+/// Engines that misbehave by volume (a flood of `info` lines, an endless line, an engine
+/// that stops reading, one that exits in mid-line) lose within their time, the server goes
+/// on, and the engine's process is gone once the page is; `info` lines with `multipv 0`, a
+/// huge `multipv` or the lowest score (which panicked the session) are only lines.
+#[tokio::test(flavor = "multi_thread")]
+async fn engines_that_misbehave_by_volume_lose_in_time() {
+    for (word, reason) in [
+        ("!flood", "time"),
+        ("!endless", "a line longer than 1048576 bytes"),
+        ("!deaf", "time"),
+        ("!midline", "malformed line 'bestmove 5d'"),
+        ("!badinfo:1b1c", ""),
+    ] {
+        let marker = format!("marker-{}-{}", std::process::id(), word.len());
+        let engine = EngineSpec {
+            args: vec![format!("{word} {marker}")],
+            ..EngineSpec::new(script_engine().display().to_string())
+        };
+        let mut s = connect(engine).await;
+        next(&mut s, "state", |_| true).await;
+        request(&mut s, new_game("standard", "human", "engine")).await;
+        next(&mut s, "state", |v| moves(v) == 0).await;
+        let asked = std::time::Instant::now();
+        request(&mut s, json!({"type": "move", "usi": "3e4d"})).await;
+        if reason.is_empty() {
+            let state = next(&mut s, "state", |v| moves(v) == 2).await;
+            assert!(state["result"].is_null(), "{word}: {state}");
+        } else {
+            let state = next(&mut s, "state", |v| v["result"].is_string()).await;
+            assert_eq!(state["result"], "1-0", "{word}: {state}");
+            assert!(
+                state["reason"].as_str().unwrap().contains(reason),
+                "{word}: {}",
+                state["reason"]
+            );
+            // 50 ms a move and a second of grace.
+            assert!(
+                asked.elapsed() < Duration::from_secs(3),
+                "{word}: {:?}",
+                asked.elapsed()
+            );
+        }
+        request(&mut s, json!({"type": "export"})).await;
+        next(&mut s, "export", |_| true).await;
+        drop(s);
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        while processes_with(&marker) > 0 && std::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert_eq!(processes_with(&marker), 0, "{word}: a process is left");
+    }
 }

@@ -15,3 +15,15 @@ pub fn gogo() -> PathBuf {
     );
     gogo
 }
+
+/// The arena's scripted engine of this build (`cargo test --workspace` builds it).
+pub fn script_engine() -> PathBuf {
+    let gogo = gogo();
+    let engine = gogo.with_file_name(format!("usi-script-engine{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        engine.exists(),
+        "{} is missing: run `cargo test --workspace`, which builds it",
+        engine.display()
+    );
+    engine
+}

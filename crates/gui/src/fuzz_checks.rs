@@ -1,0 +1,131 @@
+//! Invariant checks driven by arbitrary bytes: the bodies of the fuzz targets `gui_request`
+//! and `engine_messages` in `fuzz/`, also run over their kept corpora by `cargo test`. The
+//! engine's part is played here, in process: each search is answered at once with a legal
+//! move of the position it was given, so that a run takes microseconds.
+
+use crate::engine::{EngineCommand, EngineEvent, EngineHandle};
+use crate::messages::{Request, Update};
+use crate::session::Session;
+use gogo_protocol::{BestMove, BestMoveAnswer, Checkmate, EngineMessage, GuiCommand};
+use gogo_rules::Position;
+use std::sync::mpsc::Receiver;
+use std::time::Duration;
+
+/// Every update is sent to the page as JSON: it must encode.
+fn encodes(updates: &[Update]) {
+    for update in updates {
+        serde_json::to_string(update).expect("an update encodes");
+    }
+}
+
+/// The position a `position` command sets, if it is one that holds.
+fn position_of(command: &GuiCommand) -> Option<Position> {
+    let GuiCommand::Position { setup, moves } = command else {
+        return None;
+    };
+    let start = setup.position().ok()?;
+    moves
+        .iter()
+        .try_fold(start, |pos, &mv| pos.is_legal(mv).then(|| pos.played(mv)))
+}
+
+/// The engine's part: answers each command the session sent, as an engine would, and
+/// hands the answers to the session. Returns the id of the last job asked for.
+/// At most 600 answers a call, so that a game between two engines ends the call.
+fn answer(session: &mut Session, commands: &Receiver<EngineCommand>, last_job: &mut u64) {
+    for _ in 0..600 {
+        let Ok(command) = commands.try_recv() else {
+            return;
+        };
+        let events = match command {
+            EngineCommand::Search { id, position, .. } => {
+                *last_job = id;
+                let best = position_of(&position)
+                    .and_then(|p| p.legal_moves().as_slice().first().copied())
+                    .map_or(BestMove::Resign, BestMove::Move);
+                vec![EngineEvent::BestMove {
+                    id,
+                    answer: BestMoveAnswer { best, ponder: None },
+                    elapsed: Duration::from_millis(1),
+                }]
+            }
+            EngineCommand::Analyze { id, .. } => {
+                *last_job = id;
+                Vec::new()
+            }
+            EngineCommand::Mate { id, .. } => {
+                *last_job = id;
+                vec![EngineEvent::Checkmate {
+                    id,
+                    answer: Checkmate::NoMate,
+                }]
+            }
+            EngineCommand::Stop | EngineCommand::NewGame => Vec::new(),
+        };
+        for event in events {
+            encodes(&session.engine_event(event));
+        }
+    }
+}
+
+/// Any text, a line a request, into a board session whose engine answers at once: no
+/// request panics, and every update encodes. A game against the engine goes on to its end.
+pub fn check_gui_request(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let (engine, commands) = EngineHandle::scripted();
+    let mut session = Session::new(engine);
+    let mut job = 0;
+    for line in text.lines().take(64) {
+        let updates = match serde_json::from_str::<Request>(line) {
+            Ok(request) => session.handle(request),
+            Err(_) => continue,
+        };
+        encodes(&updates);
+        answer(&mut session, &commands, &mut job);
+        encodes(&session.tick());
+    }
+    encodes(&[Update::State(Box::new(session.view()))]);
+}
+
+/// Any engine output into a board session that is analysing and playing: every line that
+/// reads as a message becomes the event it would be (an `info` of the running job, its
+/// `bestmove`, a `checkmate`), and none panics the session.
+pub fn check_engine_messages(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let (engine, commands) = EngineHandle::scripted();
+    let mut session = Session::new(engine);
+    let mut job = 0;
+    let start: Request = serde_json::from_str(
+        r#"{"type": "new_game", "start": "standard", "rules": "standard", "sente": "engine",
+            "gote": "human", "clock": {"kind": "none", "engine_ms": 50}}"#,
+    )
+    .expect("a new game request");
+    encodes(&session.handle(start));
+    encodes(&session.handle(Request::Analyze {
+        on: true,
+        multipv: 3,
+    }));
+    // Collect the job ids without answering: the lines below are the engine's answers.
+    while let Ok(command) = commands.try_recv() {
+        if let EngineCommand::Search { id, .. }
+        | EngineCommand::Analyze { id, .. }
+        | EngineCommand::Mate { id, .. } = command
+        {
+            job = id;
+        }
+    }
+    for line in text.lines().take(256) {
+        let event = match line.parse::<EngineMessage>() {
+            Ok(EngineMessage::Info(info)) => EngineEvent::Info { id: job, info },
+            Ok(EngineMessage::BestMove { best, ponder }) => EngineEvent::BestMove {
+                id: job,
+                answer: BestMoveAnswer { best, ponder },
+                elapsed: Duration::from_millis(5),
+            },
+            Ok(EngineMessage::Checkmate(answer)) => EngineEvent::Checkmate { id: job, answer },
+            _ => continue,
+        };
+        encodes(&session.engine_event(event));
+        answer(&mut session, &commands, &mut job);
+    }
+}

@@ -1,0 +1,15 @@
+//! The `gui_request` and `engine_messages` fuzz corpora replayed through the board's checks
+//! (see fuzz/), so that whatever once broke stays fixed.
+
+use gogo_gui::fuzz_checks::{check_engine_messages, check_gui_request};
+use gogo_rules::fuzz_checks::replay_corpus;
+
+#[test]
+fn gui_request_corpus() {
+    assert!(replay_corpus("gui_request", check_gui_request) >= 5);
+}
+
+#[test]
+fn engine_messages_corpus_through_a_board_session() {
+    assert!(replay_corpus("engine_messages", check_engine_messages) >= 5);
+}

@@ -1,0 +1,5 @@
+#![no_main]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    gogo_protocol::fuzz_checks::check_engine_output(data);
+    gogo_gui::fuzz_checks::check_engine_messages(data);
+});
