@@ -407,6 +407,14 @@ fn play_moves(
             Ok(a) => a,
             Err(failure) => {
                 if failure == ClientError::Timeout {
+                    // The watchdog: what the late engine was doing when its time ran out.
+                    log::warn!(
+                        "late: no bestmove from {} after {} ms at ply {}: {}",
+                        engines[i].spec().name,
+                        started.elapsed().as_millis(),
+                        game.moves().len(),
+                        engines[i].diagnosis()
+                    );
                     let _ = engines[i].send(&GuiCommand::Stop);
                 }
                 return failure_termination(failure, side);

@@ -178,12 +178,17 @@ pub struct UnreadableLine {
     pub reason: String,
 }
 
+/// Lines kept for [`EngineClient::diagnosis`].
+const RECENT_LINES: usize = 6;
+
 /// A USI engine in a child process.
 pub struct EngineClient {
     spec: EngineSpec,
     process: LineProcess,
     offered: Vec<(String, OptionKind)>,
     id_name: Option<String>,
+    /// The last lines the engine sent, with when they came.
+    recent: std::collections::VecDeque<(Instant, String)>,
 }
 
 impl EngineClient {
@@ -197,6 +202,7 @@ impl EngineClient {
             process,
             offered: Vec::new(),
             id_name: None,
+            recent: std::collections::VecDeque::with_capacity(RECENT_LINES),
         };
         client.send(&GuiCommand::Usi)?;
         let deadline = Instant::now() + timeout;
@@ -280,6 +286,11 @@ impl EngineClient {
     ) -> Result<Result<EngineMessage, UnreadableLine>, ClientError> {
         let line = self.process.recv_line(deadline)?;
         log::trace!("{} >> {line}", self.spec.name);
+        if self.recent.len() == RECENT_LINES {
+            self.recent.pop_front();
+        }
+        let kept: String = line.chars().take(200).collect();
+        self.recent.push_back((Instant::now(), kept));
         Ok(line
             .parse()
             .map_err(|e: crate::ParseMessageError| UnreadableLine {
@@ -343,6 +354,20 @@ impl EngineClient {
     /// The engine's process id.
     pub fn pid(&self) -> u32 {
         self.process.pid()
+    }
+
+    /// What the engine was doing, for a watchdog that finds a move late: its last lines
+    /// with how long ago each came, and the state of each of its threads as the kernel
+    /// sees it (running, sleeping and in which kernel function, the CPU time used).
+    pub fn diagnosis(&self) -> String {
+        let now = Instant::now();
+        let mut out = format!("{} (pid {}):", self.spec.name, self.pid());
+        for (when, line) in &self.recent {
+            let ago = now.duration_since(*when).as_millis();
+            out.push_str(&format!("\n  {ago} ms ago: {line}"));
+        }
+        out.push_str(&crate::process::threads_report(self.pid()));
+        out
     }
 
     /// Whether the process is still running.

@@ -177,6 +177,35 @@ impl LineProcess {
     }
 }
 
+/// Each thread of process `pid` as `/proc` shows it (Linux): name, state (R running, S
+/// sleeping, D waiting on the disk), the kernel function it waits in, user and system CPU
+/// time in clock ticks. Empty where `/proc` is not there.
+pub fn threads_report(pid: u32) -> String {
+    let mut out = String::new();
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task"));
+    for task in tasks.into_iter().flatten().flatten() {
+        let path = task.path();
+        let read = |name: &str| std::fs::read_to_string(path.join(name)).unwrap_or_default();
+        let stat = read("stat");
+        // The name is in parentheses and may hold spaces; the fields follow the last ')'.
+        let (name, rest) = match (stat.find('('), stat.rfind(')')) {
+            (Some(a), Some(b)) if a < b => (&stat[a + 1..b], &stat[b + 1..]),
+            _ => continue,
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let field = |i: usize| fields.get(i).copied().unwrap_or("?");
+        out.push_str(&format!(
+            "\n  thread {} '{name}': state {}, waiting in '{}', utime {} stime {}",
+            task.file_name().to_string_lossy(),
+            field(0),
+            read("wchan").trim(),
+            field(11),
+            field(12),
+        ));
+    }
+    out
+}
+
 /// The reader thread: hands over each line (see [`BoundedLines`]) until the end of the
 /// output, or until nobody listens.
 fn read_lines(stdout: impl Read, tx: SyncSender<ReadItem>) {

@@ -180,6 +180,13 @@ fn a_flooding_engine_runs_out_of_time() {
         asked.elapsed()
     );
     assert!(infos > 100, "{infos}");
+    // The watchdog's view: the last lines, and the engine's one thread, running or about to.
+    let diagnosis = client.diagnosis();
+    assert!(
+        diagnosis.contains("ms ago: info depth 1 score cp 0 pv 5d5c"),
+        "{diagnosis}"
+    );
+    assert!(diagnosis.contains(&format!("thread {pid} 'yes': state")), "{diagnosis}");
     drop(client);
     assert!(gone(pid));
 }
