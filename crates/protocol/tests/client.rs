@@ -152,6 +152,16 @@ fn an_engine_that_never_finishes_the_handshake_times_out() {
     assert!(started.elapsed() < Duration::from_secs(3));
 }
 
+/// This process's resident memory, KiB.
+fn resident_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
 /// Whether process `pid` is gone: not running and reaped (no zombie left).
 fn gone(pid: u32) -> bool {
     !std::path::Path::new(&format!("/proc/{pid}")).exists()
@@ -168,6 +178,12 @@ fn a_flooding_engine_runs_out_of_time() {
     .unwrap();
     let pid = client.pid();
     go(&mut client);
+    // A second of flooding with nobody reading: the lines read ahead stay bounded (an
+    // unbounded queue held gigabytes by then).
+    let before = resident_kib();
+    std::thread::sleep(Duration::from_secs(1));
+    let grown = resident_kib().saturating_sub(before);
+    assert!(grown < 64 * 1024, "grew by {grown} KiB");
     let asked = Instant::now();
     let mut infos = 0u64;
     assert_eq!(
