@@ -66,7 +66,9 @@ async fn page(ws_url: String, seconds: u64) -> PageReport {
             }
             Ok(Some(Ok(m))) => m,
         };
-        let Message::Text(text) = message else { continue };
+        let Message::Text(text) = message else {
+            continue;
+        };
         let Ok(update) = serde_json::from_str::<Value>(&text) else {
             report.errors.push(format!("not JSON: {text}"));
             continue;
@@ -102,7 +104,9 @@ async fn main() {
         std::process::exit(2);
     };
     // http://HOST/?token=T -> ws://HOST/ws?token=T
-    let ws_url = url.replacen("http://", "ws://", 1).replacen("/?", "/ws?", 1);
+    let ws_url = url
+        .replacen("http://", "ws://", 1)
+        .replacen("/?", "/ws?", 1);
     let pages: Vec<_> = (0..sessions)
         .map(|_| tokio::spawn(page(ws_url.clone(), seconds)))
         .collect();

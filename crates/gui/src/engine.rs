@@ -10,7 +10,8 @@ use gogo_protocol::{
 };
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
-use tokio::sync::mpsc::UnboundedSender;
+use tokio::sync::mpsc::error::TrySendError;
+use tokio::sync::mpsc::Sender as EventSender;
 
 /// How long the engine may take to start and answer `isready`.
 const STARTUP: Duration = Duration::from_secs(10);
@@ -102,8 +103,10 @@ pub struct EngineHandle {
 }
 
 impl EngineHandle {
-    /// Starts the thread for the engine `spec`; events go to `events`.
-    pub fn spawn(spec: EngineSpec, events: UnboundedSender<EngineEvent>) -> EngineHandle {
+    /// Starts the thread for the engine `spec`; events go to `events`, a bounded queue: when
+    /// it is full, `info` lines are dropped (a newer one follows) and answers wait for room,
+    /// so that an engine that floods its output cannot fill the server's memory.
+    pub fn spawn(spec: EngineSpec, events: EventSender<EngineEvent>) -> EngineHandle {
         let (commands, receiver) = channel();
         std::thread::Builder::new()
             .name("engine".into())
@@ -142,9 +145,22 @@ enum Job {
     },
 }
 
+/// Hands an event to the session: an `info` only if there is room, anything else waiting for
+/// room (the session is gone if the queue is closed; then nothing is sent).
+fn emit(events: &EventSender<EngineEvent>, event: EngineEvent) {
+    match event {
+        EngineEvent::Info { .. } => match events.try_send(event) {
+            Ok(()) | Err(TrySendError::Full(_)) | Err(TrySendError::Closed(_)) => {}
+        },
+        _ => {
+            let _ = events.blocking_send(event);
+        }
+    }
+}
+
 struct Worker {
     spec: EngineSpec,
-    events: UnboundedSender<EngineEvent>,
+    events: EventSender<EngineEvent>,
     commands: Receiver<EngineCommand>,
     client: Option<EngineClient>,
     job: Option<Job>,
@@ -153,7 +169,7 @@ struct Worker {
 impl Worker {
     fn new(
         spec: EngineSpec,
-        events: UnboundedSender<EngineEvent>,
+        events: EventSender<EngineEvent>,
         commands: Receiver<EngineCommand>,
     ) -> Worker {
         Worker {
@@ -166,7 +182,7 @@ impl Worker {
     }
 
     fn emit(&self, event: EngineEvent) {
-        let _ = self.events.send(event);
+        emit(&self.events, event);
     }
 
     /// The engine, started if need be.
@@ -334,22 +350,25 @@ impl Worker {
             let wait = deadline.map_or(soon, |d| d.min(soon));
             match client.next_message(wait) {
                 Ok(Ok(EngineMessage::Info(info))) => {
-                    let _ = events.send(EngineEvent::Info { id, info });
+                    emit(&events, EngineEvent::Info { id, info });
                 }
                 Ok(Ok(EngineMessage::BestMove { best, ponder })) => {
                     if let Job::Search { started, .. } = job {
-                        let _ = events.send(EngineEvent::BestMove {
-                            id,
-                            answer: BestMoveAnswer { best, ponder },
-                            elapsed: started.elapsed(),
-                        });
+                        emit(
+                            &events,
+                            EngineEvent::BestMove {
+                                id,
+                                answer: BestMoveAnswer { best, ponder },
+                                elapsed: started.elapsed(),
+                            },
+                        );
                     }
                     finished = true;
                     break;
                 }
                 Ok(Ok(EngineMessage::Checkmate(answer))) => {
                     if let Job::Mate { .. } = job {
-                        let _ = events.send(EngineEvent::Checkmate { id, answer });
+                        emit(&events, EngineEvent::Checkmate { id, answer });
                     }
                     finished = true;
                     break;

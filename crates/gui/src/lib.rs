@@ -35,6 +35,9 @@ const INDEX: &str = include_str!("../static/index.html");
 const STYLE: &str = include_str!("../static/style.css");
 const SCRIPT: &str = include_str!("../static/app.js");
 
+/// Engine events waiting for a session (see [`EngineHandle::spawn`]).
+const ENGINE_EVENTS: usize = 256;
+
 /// How much one page may take of the machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -178,7 +181,7 @@ async fn refuse_full(mut socket: WebSocket, max: usize) {
 /// it (dropping the session's [`EngineHandle`] ends the engine's thread, which quits and
 /// reaps the process).
 async fn play(mut socket: WebSocket, config: &Config, _slot: SessionSlot) {
-    let (events_tx, mut events) = tokio::sync::mpsc::unbounded_channel();
+    let (events_tx, mut events) = tokio::sync::mpsc::channel(ENGINE_EVENTS);
     let mut session = Session::new(EngineHandle::spawn(config.engine.clone(), events_tx));
     if !send(&mut socket, vec![Update::State(Box::new(session.view()))]).await {
         return;

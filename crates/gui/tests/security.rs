@@ -3,6 +3,9 @@
 //! session ends; and no engine process outlives its session.
 
 use futures_util::{SinkExt, StreamExt};
+mod common;
+
+use common::processes_with;
 use gogo_gui::{app, Config, Limits};
 use gogo_protocol::EngineSpec;
 use serde_json::{json, Value};
@@ -291,20 +294,6 @@ async fn sessions_are_capped_with_a_clear_message() {
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-}
-
-/// Processes whose command line holds `marker` (the engines of one test), living or not yet
-/// reaped.
-fn processes_with(marker: &str) -> usize {
-    std::fs::read_dir("/proc")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|entry| {
-            std::fs::read(entry.path().join("cmdline"))
-                .is_ok_and(|c| String::from_utf8_lossy(&c).contains(marker))
-        })
-        .count()
 }
 
 /// Waits up to five seconds for `marker`'s processes to number `want`.

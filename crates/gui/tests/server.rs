@@ -4,7 +4,7 @@
 use futures_util::{SinkExt, StreamExt};
 mod common;
 
-use common::{gogo, script_engine};
+use common::{gogo, processes_with, script_engine};
 use gogo_gui::{app, Config};
 use gogo_protocol::EngineSpec;
 use gogo_rules::kif::read_kif;
@@ -234,19 +234,6 @@ async fn engine_against_engine_and_analysis() {
     assert!(mate["japanese"].as_str().unwrap().starts_with('▲'));
 }
 
-/// Processes whose command line holds `marker`, running or not yet reaped.
-fn processes_with(marker: &str) -> usize {
-    std::fs::read_dir("/proc")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|entry| {
-            std::fs::read(entry.path().join("cmdline"))
-                .is_ok_and(|c| String::from_utf8_lossy(&c).contains(marker))
-        })
-        .count()
-}
-
 /// Engines that misbehave by volume (a flood of `info` lines, an endless line, an engine
 /// that stops reading, one that exits in mid-line) lose within their time, the server goes
 /// on, and the engine's process is gone once the page is; `info` lines with `multipv 0`, a
@@ -282,9 +269,10 @@ async fn engines_that_misbehave_by_volume_lose_in_time() {
                 "{word}: {}",
                 state["reason"]
             );
-            // 50 ms a move and a second of grace.
+            // 50 ms a move and a second of grace; a loaded machine may take longer, but never
+            // as long as the minutes an unchecked deadline took.
             assert!(
-                asked.elapsed() < Duration::from_secs(3),
+                asked.elapsed() < Duration::from_secs(10),
                 "{word}: {:?}",
                 asked.elapsed()
             );

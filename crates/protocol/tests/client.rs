@@ -202,7 +202,10 @@ fn a_flooding_engine_runs_out_of_time() {
         diagnosis.contains("ms ago: info depth 1 score cp 0 pv 5d5c"),
         "{diagnosis}"
     );
-    assert!(diagnosis.contains(&format!("thread {pid} 'yes': state")), "{diagnosis}");
+    assert!(
+        diagnosis.contains(&format!("thread {pid} 'yes': state")),
+        "{diagnosis}"
+    );
     drop(client);
     assert!(gone(pid));
 }

@@ -27,3 +27,17 @@ pub fn script_engine() -> PathBuf {
     );
     engine
 }
+
+/// Processes whose command line holds `marker` (the engines of one test), running or not
+/// yet reaped.
+pub fn processes_with(marker: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|entry| {
+            std::fs::read(entry.path().join("cmdline"))
+                .is_ok_and(|c| String::from_utf8_lossy(&c).contains(marker))
+        })
+        .count()
+}
