@@ -23,8 +23,8 @@ struct PageReport {
 
 fn new_game(game: u32) -> Message {
     // Both rule sets and both clocks, in turn.
-    let rules = if game % 2 == 0 { "standard" } else { "kawu" };
-    let clock = if game % 3 == 0 {
+    let rules = if game.is_multiple_of(2) { "standard" } else { "kawu" };
+    let clock = if game.is_multiple_of(3) {
         json!({"kind": "fischer", "main_ms": 2000, "increment_ms": 20})
     } else {
         json!({"kind": "byoyomi", "main_ms": 0, "byoyomi_ms": 30})
