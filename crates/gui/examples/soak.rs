@@ -23,7 +23,11 @@ struct PageReport {
 
 fn new_game(game: u32) -> Message {
     // Both rule sets and both clocks, in turn.
-    let rules = if game.is_multiple_of(2) { "standard" } else { "kawu" };
+    let rules = if game.is_multiple_of(2) {
+        "standard"
+    } else {
+        "kawu"
+    };
     let clock = if game.is_multiple_of(3) {
         json!({"kind": "fischer", "main_ms": 2000, "increment_ms": 20})
     } else {

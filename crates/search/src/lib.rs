@@ -23,6 +23,7 @@ pub mod params;
 pub mod report;
 mod search;
 pub mod see;
+pub mod skill;
 pub mod thread;
 pub mod thread_data;
 pub mod time;

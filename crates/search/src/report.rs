@@ -40,4 +40,7 @@ pub struct SearchResult {
     pub depth: i32,
     /// Nodes searched by all threads.
     pub nodes: u64,
+    /// The MultiPV lines of the main thread's last completed iteration (first move and
+    /// score, best first); empty when no iteration completed.
+    pub lines: Vec<(Move, i32)>,
 }

@@ -697,6 +697,10 @@ impl<'a> Worker<'a> {
             self.td.completed_depth = search_depth;
             self.td.best_move = Some(self.root_moves[0].mv);
             self.td.best_score = self.root_moves[0].score;
+            self.td.completed_lines.clear();
+            self.td
+                .completed_lines
+                .extend(self.root_moves[..lines].iter().map(|rm| (rm.mv, rm.score)));
             if self.td.id == 0 {
                 for pv_index in 0..lines {
                     self.report(search_depth, pv_index, None, report);

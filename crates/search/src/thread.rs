@@ -47,6 +47,7 @@ pub fn search(
             score: mated_in(0),
             depth: 0,
             nodes: 0,
+            lines: Vec::new(),
         };
     }
     tt.new_search();
@@ -115,6 +116,7 @@ pub fn search(
         .sum::<u64>()
         .max(main.0.nodes);
     let (best_move, best_score, best_depth, best_pv) = best_thread(&main, &helpers_done);
+    let lines = main.0.completed_lines.clone();
     *threads = std::iter::once(main.0)
         .chain(helpers_done.into_iter().map(|(td, _)| td))
         .collect();
@@ -125,6 +127,7 @@ pub fn search(
         score: best_score,
         depth: best_depth,
         nodes: total,
+        lines,
     }
 }
 

@@ -56,6 +56,9 @@ pub struct ThreadData {
     pub best_score: i32,
     /// Best root move of the last completed iteration.
     pub best_move: Option<Move>,
+    /// The main thread's MultiPV lines of the last completed iteration: each line's first
+    /// move and score, best first (what a strength level chooses among).
+    pub completed_lines: Vec<(Move, i32)>,
 }
 
 impl ThreadData {
@@ -73,6 +76,7 @@ impl ThreadData {
             completed_depth: 0,
             best_score: 0,
             best_move: None,
+            completed_lines: Vec::new(),
         }
     }
 
@@ -86,6 +90,7 @@ impl ThreadData {
         self.seldepth = 0;
         self.completed_depth = 0;
         self.best_move = None;
+        self.completed_lines.clear();
         self.best_score = best_score;
         for ply in &mut self.stack {
             ply.played = None;

@@ -10,8 +10,9 @@ use gogo_protocol::{
     BestMove, BoundedLines, Checkmate, EngineMessage, GoCommand, GuiCommand, Info, InfoScore, Line,
     MateLimit, OptionKind, PositionSetup, ScoreBound, MAX_LINE_BYTES,
 };
-use gogo_rules::{Move, MoveError, Position, RuleSet, SfenError};
+use gogo_rules::{Move, MoveError, Position, Rng, RuleSet, SfenError};
 use gogo_search::nnue::Network;
+use gogo_search::skill;
 use gogo_search::tt::Bound;
 use gogo_search::{
     search, time::TimeBudget, Evaluation, GameHistory, Score, SearchControl, SearchInfo, SearchJob,
@@ -106,6 +107,8 @@ struct Options {
     mate_hash_mb: usize,
     /// `MateProbe`: the mate solver looks first at every move on the clock.
     mate_probe: bool,
+    /// `Level`: 0 full strength, 1 to 10 weaker ([`gogo_search::skill`]).
+    level: u8,
 }
 
 /// `EvalFile`'s value for the network built into the binary.
@@ -126,6 +129,7 @@ impl Default for Options {
             network: Network::embedded(),
             mate_hash_mb: DEFAULT_HASH_MB as usize,
             mate_probe: true,
+            level: 0,
         }
     }
 }
@@ -157,6 +161,7 @@ fn option_list() -> Vec<EngineMessage> {
             name: "MateProbe".into(),
             kind: OptionKind::Check(true),
         },
+        spin("Level", 0, 0, i64::from(skill::MAX_LEVEL)),
         EngineMessage::Option {
             name: "UseNNUE".into(),
             kind: OptionKind::Check(Options::default().use_nnue),
@@ -198,6 +203,8 @@ pub struct UsiEngine {
     mate: Option<(usize, Arc<Mutex<Solver>>)>,
     /// The thread searches run on, started at the first `go`.
     search_thread: Option<JobThread>,
+    /// Chance for the strength levels: seeded from the clock, so that games differ.
+    rng: Rng,
     /// Tests set this to make the next search panic after its first report.
     #[cfg(test)]
     inject_panic: Arc<AtomicBool>,
@@ -228,6 +235,7 @@ impl UsiEngine {
             search: None,
             mate: None,
             search_thread: None,
+            rng: Rng::new(clock_seed()),
             #[cfg(test)]
             inject_panic: Arc::default(),
         }
@@ -363,6 +371,7 @@ impl UsiEngine {
             "moveoverhead" | "move overhead" => {
                 number(0, 10_000).map(|n| self.options.move_overhead_ms = n as u64)
             }
+            "level" => number(0, i64::from(skill::MAX_LEVEL)).map(|n| self.options.level = n as u8),
             "mateprobe" => parse_bool(value_text)
                 .map(|b| self.options.mate_probe = b)
                 .ok_or_else(|| format!("MateProbe must be true or false, not '{value_text}'")),
@@ -470,10 +479,24 @@ impl UsiEngine {
             return;
         }
         self.apply_hash_size();
-        let limits = UsiEngine::limits_from(&go);
+        let mut limits = UsiEngine::limits_from(&go);
+        // A strength level limits a game search; analysis (`go infinite`) is full strength.
+        let level = skill::settings(self.options.level).filter(|_| !limits.infinite);
+        let mut multipv = self.options.multipv;
+        let mut chance = Rng::new(self.rng.next_u64());
+        if let Some(level) = level {
+            let depth = if level.shallow(&mut chance) {
+                1
+            } else {
+                level.depth
+            };
+            limits.depth = Some(limits.depth.map_or(depth, |d| d.min(depth)));
+            limits.nodes = Some(limits.nodes.map_or(level.nodes, |n| n.min(level.nodes)));
+            multipv = multipv.max(level.lines);
+        }
         let options = SearchOptions {
             threads: self.options.threads,
-            multipv: self.options.multipv,
+            multipv,
             move_overhead: Duration::from_millis(self.options.move_overhead_ms),
             // MaxPlies 0 keeps the rule set's own limit (300 under kawu, none under standard).
             rules: if self.options.max_plies > 0 {
@@ -503,6 +526,7 @@ impl UsiEngine {
         // A game move on the clock first asks the mate solver, briefly: a forced mate by
         // checks is then played at once, whatever the search would have seen.
         let probe = (self.options.mate_probe
+            && level.is_none_or(|l| l.mate_probe)
             && !job.limits.ponder
             && !job.limits.infinite
             && job.limits.depth.is_none()
@@ -560,9 +584,14 @@ impl UsiEngine {
                 }
             };
             let result = search(&job, &tt, &thread_control, &mut tds, &report);
+            let chosen = level.and_then(|l| l.choose(&result.lines, &mut chance));
+            let (best, ponder) = match chosen {
+                Some(mv) if Some(mv) != result.best => (Some(mv), None),
+                _ => (result.best, result.ponder),
+            };
             out.send(&EngineMessage::BestMove {
-                best: result.best.map_or(BestMove::Resign, BestMove::Move),
-                ponder: result.ponder,
+                best: best.map_or(BestMove::Resign, BestMove::Move),
+                ponder,
             });
         });
     }
@@ -746,6 +775,14 @@ impl Drop for UsiEngine {
     fn drop(&mut self) {
         self.stop_search();
     }
+}
+
+/// A seed that differs from run to run: the time and the process id.
+fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ u64::from(std::process::id()).rotate_left(32)
 }
 
 /// What a panic said, if it said it in text.

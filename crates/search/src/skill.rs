@@ -1,0 +1,176 @@
+//! Strength levels: a weaker gogo that plays like a person of some strength, not like a
+//! random mover. A level limits the search by nodes and depth (so that it plays alike on a
+//! fast and a slow machine; the clock is only a cap), searches several lines, and picks among
+//! the near-best with a per-level temperature, so that it prefers plausible moves and
+//! rarely plays one far worse than the best. Now and then a low level looks only one ply
+//! deep for a move, and so misses a threat or a tactic, as beginners do; captures are still
+//! seen (the quiescence search), so it does not leave a piece hanging every time.
+//!
+//! What each level does is the table [`LEVELS`]; level 0 is full strength.
+
+use crate::value::MATE_IN_MAX_PLY;
+use gogo_rules::{Move, Rng};
+
+/// The highest level; level 0 is full strength.
+pub const MAX_LEVEL: u8 = 10;
+
+/// How one level searches and chooses.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LevelSettings {
+    /// Nodes per move at most.
+    pub nodes: u64,
+    /// Depth at most, in plies.
+    pub depth: i32,
+    /// Lines searched (MultiPV) to choose among.
+    pub lines: usize,
+    /// The softmax temperature over the lines' scores, centipawns: a line `T` cp worse than
+    /// the best is `e` times less likely.
+    pub temperature: f64,
+    /// Lines further than this below the best are never chosen, centipawns.
+    pub window: i32,
+    /// Per mille of moves searched one ply deep only (a tactic missed).
+    pub shallow_permille: u32,
+    /// Whether the mate solver looks first (a level-1 engine that announces mate in 9 is not
+    /// level 1).
+    pub mate_probe: bool,
+}
+
+/// Levels 1 to 10, weakest first.
+pub const LEVELS: [LevelSettings; MAX_LEVEL as usize] = [
+    level(60, 2, 8, 260.0, 900, 200, false),
+    level(120, 2, 8, 200.0, 700, 150, false),
+    level(250, 3, 6, 150.0, 500, 100, false),
+    level(600, 3, 6, 110.0, 400, 70, false),
+    level(1_500, 4, 5, 80.0, 300, 45, true),
+    level(4_000, 5, 5, 55.0, 220, 30, true),
+    level(12_000, 6, 4, 35.0, 150, 15, true),
+    level(40_000, 8, 4, 20.0, 100, 5, true),
+    level(120_000, 12, 3, 10.0, 60, 0, true),
+    level(400_000, 20, 2, 4.0, 30, 0, true),
+];
+
+const fn level(
+    nodes: u64,
+    depth: i32,
+    lines: usize,
+    temperature: f64,
+    window: i32,
+    shallow_permille: u32,
+    mate_probe: bool,
+) -> LevelSettings {
+    LevelSettings {
+        nodes,
+        depth,
+        lines,
+        temperature,
+        window,
+        shallow_permille,
+        mate_probe,
+    }
+}
+
+/// The settings of `level` (1 to [`MAX_LEVEL`]); `None` for full strength (0).
+pub fn settings(level: u8) -> Option<&'static LevelSettings> {
+    match level {
+        0 => None,
+        l => LEVELS.get(usize::from(l.min(MAX_LEVEL)) - 1),
+    }
+}
+
+impl LevelSettings {
+    /// Whether this move is one of the few searched one ply deep.
+    pub fn shallow(&self, rng: &mut Rng) -> bool {
+        (rng.below(1000) as u32) < self.shallow_permille
+    }
+
+    /// The move to play among `lines` (first move and score for the side to move, best
+    /// first, as [`crate::SearchResult::lines`]): a mate is always taken and a line that is
+    /// mated avoided when another is not; otherwise a softmax over the lines within
+    /// [`LevelSettings::window`] of the best. `None` only for no lines.
+    pub fn choose(&self, lines: &[(Move, i32)], rng: &mut Rng) -> Option<Move> {
+        let &(best_move, best) = lines.first()?;
+        if best >= MATE_IN_MAX_PLY {
+            return Some(best_move);
+        }
+        let candidates: Vec<(Move, i32)> = lines
+            .iter()
+            .copied()
+            .filter(|&(_, s)| s > -MATE_IN_MAX_PLY || best <= -MATE_IN_MAX_PLY)
+            .filter(|&(_, s)| best - s <= self.window)
+            .collect();
+        if candidates.len() <= 1 {
+            return Some(best_move);
+        }
+        let weights: Vec<f64> = candidates
+            .iter()
+            .map(|&(_, s)| (-(f64::from(best - s)) / self.temperature.max(1e-6)).exp())
+            .collect();
+        let total: f64 = weights.iter().sum();
+        // A uniform number in [0, total) from 53 random bits.
+        let mut at = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
+        for (&(mv, _), w) in candidates.iter().zip(&weights) {
+            if at < *w {
+                return Some(mv);
+            }
+            at -= w;
+        }
+        Some(candidates[candidates.len() - 1].0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gogo_rules::Position;
+
+    fn moves() -> Vec<Move> {
+        Position::startpos().legal_moves().iter().copied().collect()
+    }
+
+    #[test]
+    fn levels_grow_stronger() {
+        for pair in LEVELS.windows(2) {
+            let (weak, strong) = (pair[0], pair[1]);
+            assert!(weak.nodes < strong.nodes && weak.depth <= strong.depth);
+            assert!(weak.temperature > strong.temperature && weak.window > strong.window);
+            assert!(weak.shallow_permille >= strong.shallow_permille);
+        }
+        assert!(settings(0).is_none());
+        assert_eq!(settings(1), Some(&LEVELS[0]));
+        assert_eq!(settings(10), Some(&LEVELS[9]));
+        assert_eq!(settings(200), Some(&LEVELS[9]));
+    }
+
+    #[test]
+    fn choices_follow_the_scores() {
+        let m = moves();
+        let lines = vec![(m[0], 50), (m[1], 40), (m[2], -400), (m[3], -2000)];
+        let mut rng = Rng::new(1);
+        let mut counts = [0usize; 4];
+        let level = LEVELS[4]; // T 80 cp, window 300
+        for _ in 0..10_000 {
+            let chosen = level.choose(&lines, &mut rng).unwrap();
+            counts[m.iter().position(|&x| x == chosen).unwrap()] += 1;
+        }
+        // e^(-10/80) = 0.88: the two near-best lines split the moves; the others are
+        // outside the window.
+        assert!(counts[0] > counts[1] && counts[1] > 4000, "{counts:?}");
+        assert_eq!(counts[2] + counts[3], 0, "{counts:?}");
+        // The weakest level's window takes the third line sometimes, never the fourth.
+        let mut third = 0;
+        for _ in 0..10_000 {
+            let chosen = LEVELS[0].choose(&lines, &mut rng).unwrap();
+            assert_ne!(chosen, m[3]);
+            third += usize::from(chosen == m[2]);
+        }
+        assert!(third > 50, "{third}");
+        // Mates: always taken; being mated avoided when there is anything else.
+        let mate = vec![(m[0], MATE_IN_MAX_PLY + 3), (m[1], 0)];
+        assert_eq!(LEVELS[0].choose(&mate, &mut rng), Some(m[0]));
+        let mated = vec![(m[0], 0), (m[1], -MATE_IN_MAX_PLY - 3)];
+        for _ in 0..100 {
+            assert_eq!(LEVELS[0].choose(&mated, &mut rng), Some(m[0]));
+        }
+        assert_eq!(LEVELS[0].choose(&[], &mut rng), None);
+    }
+}
