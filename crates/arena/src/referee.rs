@@ -277,6 +277,17 @@ fn go_command(
     }
 }
 
+/// `go` with an engine's own depth cap (its spec's `depth=`) added, the lower one kept.
+fn with_depth_cap(go: GoCommand, cap: Option<u32>) -> GoCommand {
+    GoCommand {
+        depth: match (go.depth, cap) {
+            (Some(d), Some(c)) => Some(d.min(c)),
+            (d, c) => d.or(c),
+        },
+        ..go
+    }
+}
+
 /// How long an engine may take to answer `stop` with `bestmove` before it counts as hung.
 const STOP_GRACE: Duration = Duration::from_secs(1);
 
@@ -372,6 +383,7 @@ fn play_moves(
         let side = game.position().side_to_move();
         let i = side.index();
         let (go, allowed) = go_command(settings, &clocks, byoyomi, increment, i, false);
+        let go = with_depth_cap(go, engines[i].spec().go_depth);
         let expected = pondering[i].take();
         let hit = expected.is_some() && game.moves().last() == expected.as_ref();
         if expected.is_some() && !hit {
@@ -457,6 +469,7 @@ fn play_moves(
             let mut line = game.moves().to_vec();
             line.push(reply);
             let (go, _) = go_command(settings, &clocks, byoyomi, increment, i, true);
+            let go = with_depth_cap(go, engines[i].spec().go_depth);
             if engines[i]
                 .send(&GuiCommand::position(game.start(), &line))
                 .and_then(|_| engines[i].send(&GuiCommand::Go(go)))
@@ -500,5 +513,27 @@ fn play_moves(
                 return Termination::Adjudicated(winner);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_engines_depth_cap_joins_the_time_control() {
+        let movetime = GoCommand {
+            movetime: Some(100),
+            ..GoCommand::default()
+        };
+        let capped = with_depth_cap(movetime.clone(), Some(5));
+        assert_eq!((capped.movetime, capped.depth), (Some(100), Some(5)));
+        assert_eq!(with_depth_cap(movetime.clone(), None), movetime);
+        let deep = GoCommand {
+            depth: Some(9),
+            ..GoCommand::default()
+        };
+        assert_eq!(with_depth_cap(deep.clone(), Some(5)).depth, Some(5));
+        assert_eq!(with_depth_cap(deep, Some(12)).depth, Some(9));
     }
 }

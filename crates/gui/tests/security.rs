@@ -30,6 +30,7 @@ while read -r line; do case "$line" in usi) echo "id name shell"; echo usiok;; i
         program: "sh".into(),
         args: vec!["-c".into(), script],
         options: vec![],
+        go_depth: None,
     }
 }
 

@@ -27,6 +27,7 @@ fn shell_engine(on_go: &str) -> EngineSpec {
         program: "sh".into(),
         args: vec!["-c".into(), script],
         options: vec![],
+        go_depth: None,
     }
 }
 

@@ -34,6 +34,7 @@ fn main() {
         .collect();
     let spec = EngineSpec {
         options: vec![("UCI_Variant".into(), "minishogi".into())],
+        go_depth: None,
         ..EngineSpec::new(engine.clone())
     };
     let mut client =

@@ -20,6 +20,9 @@ pub struct EngineSpec {
     pub args: Vec<String>,
     /// `setoption` pairs sent after `usiok`, in order.
     pub options: Vec<(String, String)>,
+    /// A depth cap added to every `go` this engine gets (`depth=N` in the spec text), as
+    /// lishogi caps Fairy-Stockfish's AI levels.
+    pub go_depth: Option<u32>,
 }
 
 impl EngineSpec {
@@ -31,6 +34,7 @@ impl EngineSpec {
             program,
             args: Vec::new(),
             options: Vec::new(),
+            go_depth: None,
         }
     }
 
@@ -57,6 +61,8 @@ fn program_name(program: &str) -> String {
 pub enum ParseEngineSpecError {
     /// A part is not `key=value`.
     NotKeyValue(String),
+    /// `depth=` is not a whole number from 1.
+    BadDepth(String),
     /// A key that specs do not have.
     UnknownKey(String),
     /// No `cmd=`.
@@ -74,6 +80,9 @@ impl fmt::Display for ParseEngineSpecError {
                 "engine: unknown key '{key}' (name, cmd, arg, option.NAME)"
             ),
             ParseEngineSpecError::MissingCommand => f.write_str("engine: cmd= is missing"),
+            ParseEngineSpecError::BadDepth(v) => {
+                write!(f, "engine: depth '{v}' is not a whole number from 1")
+            }
         }
     }
 }
@@ -83,7 +92,7 @@ impl std::error::Error for ParseEngineSpecError {}
 impl std::str::FromStr for EngineSpec {
     type Err = ParseEngineSpecError;
 
-    /// Reads `name=N,cmd=PROGRAM[,arg=A]...[,option.NAME=VALUE]...` (commas or `;`), e.g.
+    /// Reads `name=N,cmd=PROGRAM[,arg=A]...[,depth=D][,option.NAME=VALUE]...` (commas or `;`), e.g.
     /// `name=fsf,cmd=/usr/games/fairy-stockfish,option.UCI_Variant=minishogi`. The name
     /// defaults to the program's file name.
     fn from_str(text: &str) -> Result<EngineSpec, ParseEngineSpecError> {
@@ -91,6 +100,7 @@ impl std::str::FromStr for EngineSpec {
         let mut program = None;
         let mut args = Vec::new();
         let mut options = Vec::new();
+        let mut go_depth = None;
         for part in text
             .split([',', ';'])
             .map(str::trim)
@@ -103,6 +113,10 @@ impl std::str::FromStr for EngineSpec {
                 "name" => name = Some(value.to_string()),
                 "cmd" => program = Some(value.to_string()),
                 "arg" => args.push(value.to_string()),
+                "depth" => match value.parse::<u32>() {
+                    Ok(d) if d >= 1 => go_depth = Some(d),
+                    _ => return Err(ParseEngineSpecError::BadDepth(value.to_string())),
+                },
                 _ => match key.strip_prefix("option.") {
                     Some(option) if !option.is_empty() => {
                         options.push((option.to_string(), value.to_string()))
@@ -117,6 +131,7 @@ impl std::str::FromStr for EngineSpec {
             program,
             args,
             options,
+            go_depth,
         })
     }
 }
@@ -405,7 +420,14 @@ mod tests {
                 program: "/usr/games/fairy-stockfish".into(),
                 args: vec!["-x".into()],
                 options: vec![("UCI_Variant".into(), "minishogi".into())],
+                go_depth: None,
             }
+        );
+        let capped: EngineSpec = "cmd=fsf,depth=5".parse().unwrap();
+        assert_eq!(capped.go_depth, Some(5));
+        assert_eq!(
+            "cmd=fsf,depth=0".parse::<EngineSpec>(),
+            Err(ParseEngineSpecError::BadDepth("0".into()))
         );
         assert_eq!(spec.option("uci_variant"), Some("minishogi"));
         let unnamed: EngineSpec = "cmd=target/release/gogo".parse().unwrap();

@@ -24,6 +24,7 @@ done"#
         program: "sh".into(),
         args: vec!["-c".into(), script],
         options: vec![("Style".into(), "wild".into())],
+        go_depth: None,
     }
 }
 
@@ -143,6 +144,7 @@ fn an_engine_that_never_finishes_the_handshake_times_out() {
         program: "sh".into(),
         args: vec!["-c".into(), "sleep 30".into()],
         options: vec![],
+        go_depth: None,
     };
     let started = Instant::now();
     assert_eq!(
