@@ -164,6 +164,9 @@ struct Worker {
     commands: Receiver<EngineCommand>,
     client: Option<EngineClient>,
     job: Option<Job>,
+    /// The options set on the running engine since it started, so that each job states
+    /// what it needs and only what changed is sent.
+    options_set: Vec<(String, String)>,
 }
 
 impl Worker {
@@ -178,6 +181,7 @@ impl Worker {
             commands,
             client: None,
             job: None,
+            options_set: Vec::new(),
         }
     }
 
@@ -195,6 +199,7 @@ impl Worker {
                 Ok(c) => {
                     let name = c.id_name().unwrap_or(&self.spec.name).to_string();
                     self.client = Some(c);
+                    self.options_set.clear();
                     self.emit(EngineEvent::Ready { name });
                 }
                 Err(e) => {
@@ -207,6 +212,27 @@ impl Worker {
             }
         }
         self.client.as_mut()
+    }
+
+    /// Sets `name` to `value` on the engine, if it offers the option and it is not already
+    /// so: every job states the options it needs (a game search one line, an analysis its
+    /// lines), so that none leaks from one job into the next.
+    fn ensure_option(&mut self, name: &str, value: &str) {
+        if self
+            .options_set
+            .iter()
+            .any(|(n, v)| n == name && v == value)
+        {
+            return;
+        }
+        let Some(client) = self.client() else { return };
+        if !client.offers(name) {
+            return;
+        }
+        if client.set_option(name, value).is_ok() {
+            self.options_set.retain(|(n, _)| n != name);
+            self.options_set.push((name.to_string(), value.to_string()));
+        }
     }
 
     fn fail(&mut self, id: Option<u64>, error: ClientError) {
@@ -278,6 +304,7 @@ impl Worker {
                 go,
                 allowed,
             } => {
+                self.ensure_option("MultiPV", "1");
                 let started = Instant::now();
                 (
                     position,
@@ -294,11 +321,7 @@ impl Worker {
                 position,
                 multipv,
             } => {
-                if let Some(c) = self.client() {
-                    if c.offers("MultiPV") {
-                        let _ = c.set_option("MultiPV", &multipv.to_string());
-                    }
-                }
+                self.ensure_option("MultiPV", &multipv.to_string());
                 let go = GoCommand {
                     infinite: true,
                     ..Default::default()

@@ -638,6 +638,13 @@ impl Session {
                 self.engine_name = name;
                 vec![Update::State(Box::new(self.view()))]
             }
+            // Against a person, the engine's thoughts (and the reply it expects) stay hidden
+            // unless the person asks for analysis.
+            EngineEvent::Info { .. }
+                if self.analysis.is_none() && self.players.contains(&Player::Human) =>
+            {
+                Vec::new()
+            }
             EngineEvent::Info { id, info } if id == self.job => {
                 let Some(line) = self.analysis_line(&info) else {
                     return Vec::new();

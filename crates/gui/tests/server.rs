@@ -288,3 +288,71 @@ async fn engines_that_misbehave_by_volume_lose_in_time() {
         assert_eq!(processes_with(&marker), 0, "{word}: a process is left");
     }
 }
+
+/// Every search states its own options: after an analysis with three lines, the engine's
+/// game move is searched with one (MultiPV leaked into the engine's moves). The shell
+/// engine plays 1b1c when it was told one line, 5a5b otherwise.
+#[tokio::test]
+async fn an_analysis_does_not_leak_its_lines_into_the_engines_moves() {
+    let script = r#"mpv=1; while read -r line; do case "$line" in usi) echo "id name shell"; echo "option name MultiPV type spin default 1 min 1 max 8"; echo usiok;; isready) echo readyok;; "setoption name MultiPV value "*) mpv=${line##* };; "go infinite"*) ;; stop) echo "bestmove resign";; go*) if [ "$mpv" = 1 ]; then echo "bestmove 1b1c"; else echo "bestmove 5a5b"; fi;; quit) exit 0;; esac; done"#;
+    let engine = EngineSpec {
+        name: "shell".into(),
+        program: "sh".into(),
+        args: vec!["-c".into(), script.into()],
+        options: vec![],
+        go_depth: None,
+    };
+    let mut s = connect(engine).await;
+    next(&mut s, "state", |_| true).await;
+    request(&mut s, new_game("standard", "human", "engine")).await;
+    next(&mut s, "state", |v| moves(v) == 0).await;
+    request(&mut s, json!({"type": "analyze", "on": true, "multipv": 3})).await;
+    request(
+        &mut s,
+        json!({"type": "analyze", "on": false, "multipv": 1}),
+    )
+    .await;
+    request(&mut s, json!({"type": "move", "usi": "3e4d"})).await;
+    let state = next(&mut s, "state", |v| moves(v) == 2).await;
+    assert_eq!(state["moves"][1]["usi"], "1b1c", "{state}");
+}
+
+/// Against a person, the engine's thinking (and the reply it expects) is not shown unless
+/// the person turns the analysis on.
+#[tokio::test]
+async fn the_engines_thoughts_stay_hidden_without_analysis() {
+    let mut s = connect(shell_engine(
+        r#"echo "info depth 3 score cp 40 pv 1b1c 4d3c"; echo "bestmove 1b1c""#,
+    ))
+    .await;
+    next(&mut s, "state", |_| true).await;
+    request(&mut s, new_game("standard", "human", "engine")).await;
+    next(&mut s, "state", |v| moves(v) == 0).await;
+    request(&mut s, json!({"type": "move", "usi": "3e4d"})).await;
+    // Everything up to the engine's move: no analysis among it.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let message = tokio::time::timeout_at(deadline, s.next())
+            .await
+            .expect("the engine's move in time")
+            .unwrap()
+            .unwrap();
+        if let Message::Text(text) = message {
+            let v: Value = serde_json::from_str(&text).unwrap();
+            assert_ne!(v["type"], "analysis", "{v}");
+            if v["type"] == "state" && moves(&v) == 2 {
+                assert!(
+                    v["scores"].as_array().unwrap().iter().all(|s| s.is_null()),
+                    "{v}"
+                );
+                break;
+            }
+        }
+    }
+    // Asked for, the analysis shows.
+    request(&mut s, json!({"type": "analyze", "on": true, "multipv": 1})).await;
+    request(&mut s, json!({"type": "takeback"})).await;
+    next(&mut s, "state", |v| moves(v) == 0).await;
+    request(&mut s, json!({"type": "move", "usi": "3e4d"})).await;
+    next(&mut s, "analysis", |_| true).await;
+}
