@@ -32,6 +32,8 @@ pub enum EngineCommand {
         go: GoCommand,
         /// The longest the answer may take.
         allowed: Duration,
+        /// The strength level to play at (the engine's `Level` option; 0 full strength).
+        level: u8,
     },
     /// Analyse until told otherwise (`go infinite` with MultiPV lines).
     Analyze {
@@ -303,8 +305,10 @@ impl Worker {
                 position,
                 go,
                 allowed,
+                level,
             } => {
                 self.ensure_option("MultiPV", "1");
+                self.ensure_option("Level", &level.to_string());
                 let started = Instant::now();
                 (
                     position,
@@ -322,6 +326,7 @@ impl Worker {
                 multipv,
             } => {
                 self.ensure_option("MultiPV", &multipv.to_string());
+                self.ensure_option("Level", "0");
                 let go = GoCommand {
                     infinite: true,
                     ..Default::default()

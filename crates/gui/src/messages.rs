@@ -55,6 +55,10 @@ pub enum Request {
         gote: Player,
         /// The clock.
         clock: ClockSetting,
+        /// The engine's strength level: 0 full strength, 1 (weakest) to 10 (the engine's
+        /// `Level` option, where it has one).
+        #[serde(default)]
+        level: u8,
     },
     /// The person's move, in USI.
     Move {
@@ -185,6 +189,8 @@ pub struct GameView {
     pub scores: Vec<Option<f64>>,
     /// The engine's name.
     pub engine: String,
+    /// The engine's strength level in this game (0: full strength).
+    pub level: u8,
 }
 
 /// What the server tells the page.

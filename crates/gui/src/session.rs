@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 /// to the results of games that gogo's built-in network (gen4) played against itself
 /// (`gogo-train --calibrate`; the README's Evaluation section): 100 cp is 58 %.
 pub const WIN_SCALE: f64 = 323.0;
+/// The highest strength level a game may ask of the engine.
+pub const MAX_LEVEL: u8 = 10;
 /// The most analysis lines the page shows.
 pub const MAX_MULTIPV: u32 = 8;
 /// Extra time an engine may take beyond its clock before it loses on time.
@@ -209,6 +211,8 @@ pub struct Session {
     ending: Option<Ending>,
     engine: EngineHandle,
     engine_name: String,
+    /// The engine's strength level in this game (0: full strength).
+    level: u8,
     /// The id of the engine job whose answer counts; others are stale.
     job: u64,
     /// The engine is thinking about its move.
@@ -268,6 +272,7 @@ impl Session {
             ending: None,
             engine,
             engine_name: "engine".into(),
+            level: 0,
             job: 0,
             thinking: false,
             analysis: None,
@@ -339,6 +344,7 @@ impl Session {
             reason: self.ending.as_ref().map(Ending::reason),
             scores: self.scores.clone(),
             engine: self.engine_name.clone(),
+            level: self.level,
         }
     }
 
@@ -357,7 +363,13 @@ impl Session {
                 sente,
                 gote,
                 clock,
+                level,
             } => {
+                if level > MAX_LEVEL {
+                    return vec![Session::error(format!(
+                        "level {level}: from 0 (full strength) to {MAX_LEVEL}"
+                    ))];
+                }
                 let rules: RuleSet = match rules.parse() {
                     Ok(r) => r,
                     Err(e) => return vec![Session::error(format!("{e}"))],
@@ -373,6 +385,7 @@ impl Session {
                 if let Err(e) = validate_clock(clock) {
                     return vec![Session::error(e)];
                 }
+                self.level = level;
                 self.reset(Game::from_position(rules, start), [sente, gote], clock);
                 self.engine.send(EngineCommand::NewGame);
                 self.after_change()
@@ -426,7 +439,7 @@ impl Session {
             Request::Export => {
                 let names = self.players.map(|p| match p {
                     Player::Human => "human".to_string(),
-                    Player::Engine => self.engine_name.clone(),
+                    Player::Engine => self.engine_player_name(),
                 });
                 let info = KifInfo {
                     sente: names[0].clone(),
@@ -454,6 +467,14 @@ impl Session {
                     sfen: self.game.position().to_sfen(),
                 }]
             }
+        }
+    }
+
+    /// The engine as the records name it: with its level, when it plays at one.
+    fn engine_player_name(&self) -> String {
+        match self.level {
+            0 => self.engine_name.clone(),
+            level => format!("{} (level {level})", self.engine_name),
         }
     }
 
@@ -596,6 +617,7 @@ impl Session {
                     position: self.position_command(),
                     go: self.clock.go(side),
                     allowed: self.clock.allowed(side) + ENGINE_GRACE,
+                    level: self.level,
                 });
                 return;
             }

@@ -68,7 +68,7 @@ function onState(state) {
     gogo.viewPly = null;
     $("mate-result").textContent = "";
   }
-  $("engine-name").textContent = `engine: ${state.engine}`;
+  $("engine-name").textContent = `engine: ${state.engine}${state.level ? ` (level ${state.level})` : ""}`;
   render();
 }
 
@@ -257,7 +257,8 @@ function formatClock(ms) {
 
 function renderPlayers() {
   const st = gogo.state;
-  const names = st.players.map((p, i) => `${i === 0 ? "▲ Sente" : "△ Gote"} — ${p === "human" ? "you" : st.engine}`);
+  const engine = st.level ? `${st.engine} (level ${st.level})` : st.engine;
+  const names = st.players.map((p, i) => `${i === 0 ? "▲ Sente" : "△ Gote"} — ${p === "human" ? "you" : engine}`);
   const bottom = gogo.flipped ? 1 : 0;
   $("label-bottom").textContent = names[bottom];
   $("label-top").textContent = names[1 - bottom];
@@ -459,7 +460,8 @@ function newGameRequest() {
     : clockKind === "fischer" ? { kind: "fischer", main_ms: main, increment_ms: extra }
     : { kind: "none", engine_ms: engineMs };
   gogo.flipped = side === "gote";
-  return { type: "new_game", start, rules: $("ng-rules").value, sente: players[0], gote: players[1], clock };
+  const level = Number($("ng-level").value);
+  return { type: "new_game", start, rules: $("ng-rules").value, sente: players[0], gote: players[1], clock, level };
 }
 
 function setup() {
@@ -467,6 +469,12 @@ function setup() {
   $("new-game").onclick = () => { $("new-game-dialog").hidden = false; };
   $("ng-cancel").onclick = () => { $("new-game-dialog").hidden = true; };
   $("ng-start").onchange = () => { $("ng-sfen").hidden = $("ng-start").value !== "sfen"; };
+  // The engine's level: the last choice is remembered in this browser.
+  const savedLevel = localStorage.getItem("gogo.level");
+  if (savedLevel !== null && $("ng-level").querySelector(`option[value="${savedLevel}"]`)) {
+    $("ng-level").value = savedLevel;
+  }
+  $("ng-level").onchange = () => { localStorage.setItem("gogo.level", $("ng-level").value); };
   $("ng-start-button").onclick = () => { $("new-game-dialog").hidden = true; send(newGameRequest()); };
   $("takeback").onclick = () => send({ type: "takeback" });
   $("resign").onclick = () => send({ type: "resign" });

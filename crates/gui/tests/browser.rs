@@ -254,8 +254,12 @@ fn click_move(browser: &Browser, usi: &str, color: &str) {
     }
 }
 
+/// One browser at a time: two at once on two cores make both tests flaky.
+static ONE_BROWSER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn a_whole_game_in_a_real_browser() {
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
     if !Path::new(CHROMIUM).exists() || !Path::new(CHROMEDRIVER).exists() {
         eprintln!(
             "skipped: {CHROMIUM} or {CHROMEDRIVER} is missing (scripts/gui-e2e.sh installs them)"
@@ -398,4 +402,65 @@ fn a_whole_game_in_a_real_browser() {
     );
     let kept = browser.script("return document.getElementById('board').getAttribute('data-sfen');");
     assert_eq!(kept.as_str().unwrap(), sfen);
+}
+
+/// A game at level 1 through the dialog: the header names the level, the engine answers
+/// far sooner than the five seconds a move it is given (level 1 looks at 60 nodes, where
+/// full strength would think the whole time), and the choice is remembered after a reload.
+#[test]
+fn a_game_at_level_1_answers_quickly() {
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    if !Path::new(CHROMIUM).exists() || !Path::new(CHROMEDRIVER).exists() {
+        eprintln!(
+            "skipped: {CHROMIUM} or {CHROMEDRIVER} is missing (scripts/gui-e2e.sh installs them)"
+        );
+        return;
+    }
+    let url = start_server();
+    let browser = Browser::start();
+    browser.open(&url);
+    browser.wait(
+        "return !!(window.gogo && window.gogo.state);",
+        "the first state",
+    );
+    browser.click("#new-game");
+    browser.click("#ng-side option[value='sente']");
+    browser.click("#ng-level option[value='1']");
+    browser.click("#ng-clock option[value='none']");
+    browser.type_text("#ng-engine", "5");
+    browser.click("#ng-start-button");
+    browser.wait(
+        "return window.gogo.state.level === 1 && window.gogo.state.moves.length === 0;",
+        "the level-1 game",
+    );
+    let header = browser.script("return document.getElementById('engine-name').textContent;");
+    assert!(header.as_str().unwrap().ends_with("(level 1)"), "{header}");
+    for (ply, usi) in ["3e4d", "4d3c"].iter().enumerate() {
+        let state = check_page(&browser);
+        let legal: Vec<&str> = state["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|m| m.as_str())
+            .collect();
+        let mv = if legal.contains(usi) { *usi } else { legal[0] };
+        let asked = Instant::now();
+        click_move(&browser, mv, "sente");
+        browser.wait(
+            &format!("return window.gogo.state.moves.length === {};", 2 * ply + 2),
+            "the engine's answer",
+        );
+        let took = asked.elapsed();
+        assert!(
+            took < Duration::from_millis(2500),
+            "{took:?} for a level-1 answer"
+        );
+    }
+    browser.open(&url);
+    browser.wait(
+        "return !!(window.gogo && window.gogo.state);",
+        "the reloaded page",
+    );
+    let remembered = browser.script("return document.getElementById('ng-level').value;");
+    assert_eq!(remembered, Value::String("1".into()));
 }

@@ -356,3 +356,51 @@ async fn the_engines_thoughts_stay_hidden_without_analysis() {
     request(&mut s, json!({"type": "move", "usi": "3e4d"})).await;
     next(&mut s, "analysis", |_| true).await;
 }
+
+/// The engine's level is set for its game moves (and back to full strength for the
+/// analysis), shown in the state and named in the records.
+#[tokio::test]
+async fn a_game_at_a_level() {
+    // The shell engine plays 1b1c at level 3, 5a5b otherwise.
+    let script = r#"lvl=0; while read -r line; do case "$line" in usi) echo "id name shell"; echo "option name Level type spin default 0 min 0 max 10"; echo usiok;; isready) echo readyok;; "setoption name Level value "*) lvl=${line##* };; go*) if [ "$lvl" = 3 ]; then echo "bestmove 1b1c"; else echo "bestmove 5a5b"; fi;; quit) exit 0;; esac; done"#;
+    let engine = EngineSpec {
+        name: "shell".into(),
+        program: "sh".into(),
+        args: vec!["-c".into(), script.into()],
+        options: vec![],
+        go_depth: None,
+    };
+    let mut s = connect(engine).await;
+    next(&mut s, "state", |_| true).await;
+    let mut game = new_game("standard", "human", "engine");
+    game["level"] = json!(3);
+    request(&mut s, game).await;
+    let state = next(&mut s, "state", |v| moves(v) == 0).await;
+    assert_eq!(state["level"], 3);
+    request(&mut s, json!({"type": "move", "usi": "3e4d"})).await;
+    let state = next(&mut s, "state", |v| moves(v) == 2).await;
+    assert_eq!(state["moves"][1]["usi"], "1b1c", "{state}");
+    request(&mut s, json!({"type": "export"})).await;
+    let export = next(&mut s, "export", |_| true).await;
+    assert!(
+        export["kif"]
+            .as_str()
+            .unwrap()
+            .contains("後手：shell (level 3)"),
+        "{export}"
+    );
+    assert!(
+        export["csa"]
+            .as_str()
+            .unwrap()
+            .contains("N-shell (level 3)"),
+        "{export}"
+    );
+    let mut game = new_game("standard", "human", "engine");
+    game["level"] = json!(11);
+    request(&mut s, game).await;
+    next(&mut s, "error", |v| {
+        v["message"].as_str().unwrap().contains("level 11")
+    })
+    .await;
+}
