@@ -6,6 +6,7 @@
 # level against the one below it, at the lower level's movetime. Prints the README's table.
 #
 #   scripts/levels.sh [games=100] [levels="1 2 3 4 5 6 7"] [games-for-8-10=40]
+#   STEPS=0 scripts/levels.sh 10 "1 3 5 7"     # a quick look, without the level-to-level matches
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games=${1:-100}
@@ -43,7 +44,7 @@ for k in $levels; do
   total=$((w + l + d))
   pct=$(awk -v w="$w" -v d="$d" -v t="$total" 'BEGIN { printf "%.1f", t ? 100 * (w + d / 2) / t : 0 }')
   step="—"
-  if [ -n "$previous" ]; then
+  if [ -n "$previous" ] && [ "${STEPS:-1}" != 0 ]; then
     match "$out/step$k.txt" "$n" "${movetime[$previous]}" "gogo,option.Level=$k,name=gogo-level-$k" \
       "gogo,option.Level=$previous,name=gogo-level-$previous"
     read -r sw sl sd se sx < <(summary "$out/step$k.txt")
