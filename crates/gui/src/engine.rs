@@ -90,12 +90,12 @@ pub enum EngineEvent {
         /// The answer.
         answer: Checkmate,
     },
-    /// The engine failed (crashed, hung, sent garbage) during job `id`.
+    /// The engine failed (could not start, crashed, hung, sent garbage) during job `id`.
     Failed {
         /// The job, if one was running.
         id: Option<u64>,
-        /// What happened.
-        message: String,
+        /// What happened, typed: a [`ClientError::Timeout`] is a loss on time.
+        error: ClientError,
     },
 }
 
@@ -207,7 +207,13 @@ impl Worker {
                 Err(e) => {
                     self.emit(EngineEvent::Failed {
                         id: None,
-                        message: format!("cannot start the engine {}: {e}", self.spec.program),
+                        error: match e {
+                            ClientError::Start(why) => ClientError::Start(why),
+                            other => ClientError::Start(format!(
+                                "cannot start the engine {}: {other}",
+                                self.spec.program
+                            )),
+                        },
                     });
                     return None;
                 }
@@ -242,10 +248,7 @@ impl Worker {
         if let Some(c) = self.client.take() {
             c.shutdown();
         }
-        self.emit(EngineEvent::Failed {
-            id,
-            message: format!("the engine failed: {error}"),
-        });
+        self.emit(EngineEvent::Failed { id, error });
     }
 
     fn run(mut self) {

@@ -5,7 +5,7 @@
 
 use crate::engine::{EngineCommand, EngineEvent, EngineHandle};
 use crate::messages::*;
-use gogo_protocol::{BestMove, Checkmate, GoCommand, GuiCommand, Info, InfoScore};
+use gogo_protocol::{BestMove, Checkmate, ClientError, GoCommand, GuiCommand, Info, InfoScore};
 use gogo_rules::kif::{japanese, japanese_line, read_kif, write_kif, KifInfo};
 use gogo_rules::{csa, Color, Game, Move, Outcome, PieceKind, Position, RuleSet, Square};
 use std::time::{Duration, Instant};
@@ -729,15 +729,18 @@ impl Session {
                 self.start_engine_work();
                 vec![Update::Mate { text, japanese }]
             }
-            EngineEvent::Failed { id, message } => {
+            EngineEvent::Failed { id, error } => {
+                let message = match &error {
+                    ClientError::Start(why) => why.clone(),
+                    other => format!("the engine failed: {other}"),
+                };
                 let mut updates = vec![Session::error(&message)];
                 if self.thinking && id == Some(self.job) {
                     let side = self.game.position().side_to_move();
                     self.thinking = false;
-                    self.end(if message.contains("in time") {
-                        Ending::Time(side)
-                    } else {
-                        Ending::EngineFailure(side, message)
+                    self.end(match error {
+                        ClientError::Timeout => Ending::Time(side),
+                        _ => Ending::EngineFailure(side, message),
                     });
                     updates.push(Update::State(Box::new(self.view())));
                 }
