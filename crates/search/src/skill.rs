@@ -34,17 +34,20 @@ pub struct LevelSettings {
     /// Whether the mate solver looks first (a level-1 engine that announces mate in 9 is not
     /// level 1).
     pub mate_probe: bool,
+    /// Whether a mate the search sees is always played and a mated line avoided; the two
+    /// lowest levels, like beginners, can miss a mate in one.
+    pub sees_mates: bool,
 }
 
 /// Levels 1 to 10, weakest first. The search looks at its node count every 1024 nodes, so
 /// the lowest levels are bounded by their depth; the node limit binds from level 7 up.
 pub const LEVELS: [LevelSettings; MAX_LEVEL as usize] = [
-    level(2_000, 1, 24, 1500.0, 4000, 0, false),
-    level(2_000, 1, 16, 800.0, 2500, 0, false),
-    level(2_000, 1, 10, 400.0, 1300, 0, false),
-    level(2_000, 2, 8, 280.0, 1000, 0, false),
-    level(2_000, 2, 8, 200.0, 800, 0, true),
-    level(2_000, 3, 6, 140.0, 600, 100, true),
+    level(2_000, 1, 40, 100_000.0, 100_000, 0, false),
+    level(2_000, 1, 40, 3000.0, 12_000, 0, false),
+    level(2_000, 1, 12, 600.0, 1800, 0, false),
+    level(2_000, 1, 8, 250.0, 900, 0, false),
+    level(2_000, 2, 8, 240.0, 900, 0, false),
+    level(2_000, 2, 8, 210.0, 800, 0, true),
     level(3_000, 3, 6, 100.0, 450, 70, true),
     level(8_000, 5, 5, 60.0, 300, 30, true),
     level(30_000, 8, 4, 30.0, 150, 10, true),
@@ -68,6 +71,9 @@ const fn level(
         window,
         shallow_permille,
         mate_probe,
+        // Only the two lowest levels miss mates (their window and temperature take in
+        // every move).
+        sees_mates: window < 10_000,
     }
 }
 
@@ -86,19 +92,22 @@ impl LevelSettings {
     }
 
     /// The move to play among `lines` (first move and score for the side to move, best
-    /// first, as [`crate::SearchResult::lines`]): a mate is always taken and a line that is
-    /// mated avoided when another is not; otherwise a softmax over the lines within
-    /// [`LevelSettings::window`] of the best. `None` only for no lines.
+    /// first, as [`crate::SearchResult::lines`]): where the level sees mates, a mate is
+    /// always taken and a line that is mated avoided when another is not; otherwise a
+    /// softmax over the lines within [`LevelSettings::window`] of the best. `None` only for
+    /// no lines.
     pub fn choose(&self, lines: &[(Move, i32)], rng: &mut Rng) -> Option<Move> {
         let &(best_move, best) = lines.first()?;
-        if best >= MATE_IN_MAX_PLY {
+        if self.sees_mates && best >= MATE_IN_MAX_PLY {
             return Some(best_move);
         }
         let candidates: Vec<(Move, i32)> = lines
             .iter()
             .copied()
-            .filter(|&(_, s)| s > -MATE_IN_MAX_PLY || best <= -MATE_IN_MAX_PLY)
-            .filter(|&(_, s)| best - s <= self.window)
+            .filter(|&(_, s)| {
+                !self.sees_mates || s > -MATE_IN_MAX_PLY || best <= -MATE_IN_MAX_PLY
+            })
+            .filter(|&(_, s)| best.saturating_sub(s) <= self.window)
             .collect();
         if candidates.len() <= 1 {
             return Some(best_move);
@@ -134,7 +143,7 @@ mod tests {
         for pair in LEVELS.windows(2) {
             let (weak, strong) = (pair[0], pair[1]);
             assert!(weak.nodes <= strong.nodes && weak.depth <= strong.depth);
-            assert!(weak.temperature > strong.temperature && weak.window > strong.window);
+            assert!(weak.temperature > strong.temperature && weak.window >= strong.window);
             // Missing a tactic by a one-ply search matters where the level looks deeper.
             if weak.depth > 2 {
                 assert!(weak.shallow_permille >= strong.shallow_permille);
@@ -161,21 +170,26 @@ mod tests {
         // outside the window.
         assert!(counts[0] > counts[1] && counts[1] > 4000, "{counts:?}");
         assert_eq!(counts[2] + counts[3], 0, "{counts:?}");
-        // The weakest level's window takes the third line sometimes, never the fourth.
+        // A weak level's window takes the third line sometimes, never the fourth.
         let mut third = 0;
         for _ in 0..10_000 {
-            let chosen = LEVELS[0].choose(&lines, &mut rng).unwrap();
+            let chosen = LEVELS[2].choose(&lines, &mut rng).unwrap();
             assert_ne!(chosen, m[3]);
             third += usize::from(chosen == m[2]);
         }
         assert!(third > 50, "{third}");
-        // Mates: always taken; being mated avoided when there is anything else.
+        // Mates: from level 3 up always taken, and being mated avoided when there is
+        // anything else; level 1 can miss a mate in one.
         let mate = vec![(m[0], MATE_IN_MAX_PLY + 3), (m[1], 0)];
-        assert_eq!(LEVELS[0].choose(&mate, &mut rng), Some(m[0]));
+        assert_eq!(LEVELS[2].choose(&mate, &mut rng), Some(m[0]));
         let mated = vec![(m[0], 0), (m[1], -MATE_IN_MAX_PLY - 3)];
         for _ in 0..100 {
-            assert_eq!(LEVELS[0].choose(&mated, &mut rng), Some(m[0]));
+            assert_eq!(LEVELS[2].choose(&mated, &mut rng), Some(m[0]));
         }
+        let missed = (0..1000)
+            .filter(|_| LEVELS[0].choose(&mate, &mut rng) == Some(m[1]))
+            .count();
+        assert!(missed > 300, "{missed}");
         assert_eq!(LEVELS[0].choose(&[], &mut rng), None);
     }
 }
