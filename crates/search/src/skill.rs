@@ -104,9 +104,7 @@ impl LevelSettings {
         let candidates: Vec<(Move, i32)> = lines
             .iter()
             .copied()
-            .filter(|&(_, s)| {
-                !self.sees_mates || s > -MATE_IN_MAX_PLY || best <= -MATE_IN_MAX_PLY
-            })
+            .filter(|&(_, s)| !self.sees_mates || s > -MATE_IN_MAX_PLY || best <= -MATE_IN_MAX_PLY)
             .filter(|&(_, s)| best.saturating_sub(s) <= self.window)
             .collect();
         if candidates.len() <= 1 {
