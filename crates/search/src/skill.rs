@@ -49,9 +49,9 @@ pub const LEVELS: [LevelSettings; MAX_LEVEL as usize] = [
     level(2_000, 2, 8, 240.0, 900, 0, false),
     level(2_000, 2, 8, 210.0, 800, 0, true),
     level(3_000, 3, 6, 100.0, 450, 70, true),
-    level(8_000, 5, 5, 60.0, 300, 30, true),
-    level(30_000, 8, 4, 30.0, 150, 10, true),
+    level(40_000, 9, 4, 30.0, 150, 10, true),
     level(120_000, 12, 3, 12.0, 70, 0, true),
+    level(400_000, 20, 2, 4.0, 30, 0, true),
 ];
 
 const fn level(
