@@ -257,16 +257,16 @@ fn click_move(browser: &Browser, usi: &str, color: &str) {
 /// One browser at a time: two at once on two cores make both tests flaky.
 static ONE_BROWSER: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-#[test]
-fn a_whole_game_in_a_real_browser() {
-    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+/// The board in a fresh browser, the page loaded, and its address; `None` (the test says it
+/// was skipped) where Chromium or ChromeDriver is missing. Holds [`ONE_BROWSER`].
+fn open_board() -> Option<(std::sync::MutexGuard<'static, ()>, Browser, String)> {
+    let one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
     if !Path::new(CHROMIUM).exists() || !Path::new(CHROMEDRIVER).exists() {
         eprintln!(
             "skipped: {CHROMIUM} or {CHROMEDRIVER} is missing (scripts/gui-e2e.sh installs them)"
         );
-        return;
+        return None;
     }
-    let shots = std::env::var_os("GOGO_SCREENSHOTS").map(PathBuf::from);
     let url = start_server();
     let browser = Browser::start();
     browser.open(&url);
@@ -274,6 +274,15 @@ fn a_whole_game_in_a_real_browser() {
         "return !!(window.gogo && window.gogo.state);",
         "the first state",
     );
+    Some((one, browser, url))
+}
+
+#[test]
+fn a_whole_game_in_a_real_browser() {
+    let Some((_one, browser, _)) = open_board() else {
+        return;
+    };
+    let shots = std::env::var_os("GOGO_SCREENSHOTS").map(PathBuf::from);
     check_page(&browser);
 
     // A new game through the dialog: the person plays Sente, gogo thinks 50 ms a move.
@@ -409,20 +418,9 @@ fn a_whole_game_in_a_real_browser() {
 /// full strength would think the whole time), and the choice is remembered after a reload.
 #[test]
 fn a_game_at_level_1_answers_quickly() {
-    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
-    if !Path::new(CHROMIUM).exists() || !Path::new(CHROMEDRIVER).exists() {
-        eprintln!(
-            "skipped: {CHROMIUM} or {CHROMEDRIVER} is missing (scripts/gui-e2e.sh installs them)"
-        );
+    let Some((_one, browser, url)) = open_board() else {
         return;
-    }
-    let url = start_server();
-    let browser = Browser::start();
-    browser.open(&url);
-    browser.wait(
-        "return !!(window.gogo && window.gogo.state);",
-        "the first state",
-    );
+    };
     browser.click("#new-game");
     browser.click("#ng-side option[value='sente']");
     browser.click("#ng-level option[value='1']");

@@ -5,7 +5,7 @@
 use futures_util::{SinkExt, StreamExt};
 mod common;
 
-use common::processes_with;
+use common::{processes_with, sh_engine};
 use gogo_gui::{app, Config, Limits};
 use gogo_protocol::EngineSpec;
 use serde_json::{json, Value};
@@ -25,13 +25,7 @@ fn marked_engine(marker: &str) -> EngineSpec {
         r#"# {marker}
 while read -r line; do case "$line" in usi) echo "id name shell"; echo usiok;; isready) echo readyok;; go*) echo "bestmove resign";; quit) exit 0;; esac; done"#
     );
-    EngineSpec {
-        name: "shell".into(),
-        program: "sh".into(),
-        args: vec!["-c".into(), script],
-        options: vec![],
-        go_depth: None,
-    }
+    sh_engine(&script)
 }
 
 /// A server on a free port with `limits`; its address and token.

@@ -4,7 +4,7 @@
 use futures_util::{SinkExt, StreamExt};
 mod common;
 
-use common::{gogo, processes_with, script_engine};
+use common::{gogo, processes_with, script_engine, sh_engine};
 use gogo_gui::{app, Config};
 use gogo_protocol::EngineSpec;
 use gogo_rules::kif::read_kif;
@@ -22,13 +22,7 @@ fn shell_engine(on_go: &str) -> EngineSpec {
     let script = format!(
         r#"while read -r line; do case "$line" in usi) echo "id name shell"; echo usiok;; isready) echo readyok;; go*) {on_go};; quit) exit 0;; esac; done"#
     );
-    EngineSpec {
-        name: "shell".into(),
-        program: "sh".into(),
-        args: vec!["-c".into(), script],
-        options: vec![],
-        go_depth: None,
-    }
+    sh_engine(&script)
 }
 
 async fn connect(engine: EngineSpec) -> Socket {
@@ -295,14 +289,7 @@ async fn engines_that_misbehave_by_volume_lose_in_time() {
 #[tokio::test]
 async fn an_analysis_does_not_leak_its_lines_into_the_engines_moves() {
     let script = r#"mpv=1; while read -r line; do case "$line" in usi) echo "id name shell"; echo "option name MultiPV type spin default 1 min 1 max 8"; echo usiok;; isready) echo readyok;; "setoption name MultiPV value "*) mpv=${line##* };; "go infinite"*) ;; stop) echo "bestmove resign";; go*) if [ "$mpv" = 1 ]; then echo "bestmove 1b1c"; else echo "bestmove 5a5b"; fi;; quit) exit 0;; esac; done"#;
-    let engine = EngineSpec {
-        name: "shell".into(),
-        program: "sh".into(),
-        args: vec!["-c".into(), script.into()],
-        options: vec![],
-        go_depth: None,
-    };
-    let mut s = connect(engine).await;
+    let mut s = connect(sh_engine(script)).await;
     next(&mut s, "state", |_| true).await;
     request(&mut s, new_game("standard", "human", "engine")).await;
     next(&mut s, "state", |v| moves(v) == 0).await;
@@ -363,14 +350,7 @@ async fn the_engines_thoughts_stay_hidden_without_analysis() {
 async fn a_game_at_a_level() {
     // The shell engine plays 1b1c at level 3, 5a5b otherwise.
     let script = r#"lvl=0; while read -r line; do case "$line" in usi) echo "id name shell"; echo "option name Level type spin default 0 min 0 max 10"; echo usiok;; isready) echo readyok;; "setoption name Level value "*) lvl=${line##* };; go*) if [ "$lvl" = 3 ]; then echo "bestmove 1b1c"; else echo "bestmove 5a5b"; fi;; quit) exit 0;; esac; done"#;
-    let engine = EngineSpec {
-        name: "shell".into(),
-        program: "sh".into(),
-        args: vec!["-c".into(), script.into()],
-        options: vec![],
-        go_depth: None,
-    };
-    let mut s = connect(engine).await;
+    let mut s = connect(sh_engine(script)).await;
     next(&mut s, "state", |_| true).await;
     let mut game = new_game("standard", "human", "engine");
     game["level"] = json!(3);

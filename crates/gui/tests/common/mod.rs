@@ -1,7 +1,17 @@
 //! What the gui tests share.
 #![allow(dead_code)]
 
+use gogo_protocol::EngineSpec;
 use std::path::PathBuf;
+
+/// A USI engine written in shell: `script` is run by `sh -c`.
+pub fn sh_engine(script: &str) -> EngineSpec {
+    EngineSpec {
+        name: "shell".into(),
+        args: vec!["-c".into(), script.into()],
+        ..EngineSpec::new("sh")
+    }
+}
 
 /// The gogo binary of this build (`cargo test --workspace` builds it beside the tests).
 pub fn gogo() -> PathBuf {
