@@ -1,0 +1,16 @@
+//! Whether the browser tests can run here: `has_browser` is set when Debian's Chromium and
+//! ChromeDriver are installed, so that without them the tests say they were ignored rather
+//! than passing without running.
+
+fn main() {
+    const CHROMIUM: &str = "/usr/bin/chromium";
+    const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+    println!("cargo::rustc-check-cfg=cfg(has_browser)");
+    // The directory, not the files: a file installed later may carry an older time than
+    // this script's last run, while the directory's own time changes whenever an entry
+    // comes or goes.
+    println!("cargo::rerun-if-changed=/usr/bin");
+    if std::path::Path::new(CHROMIUM).exists() && std::path::Path::new(CHROMEDRIVER).exists() {
+        println!("cargo::rustc-cfg=has_browser");
+    }
+}
