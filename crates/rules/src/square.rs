@@ -58,6 +58,16 @@ impl Square {
         self.0 as usize
     }
 
+    /// The index as `color` sees the board: Sente's own, Gote's turned half round (24
+    /// minus it), so that tables written for Sente serve both sides.
+    #[inline]
+    pub const fn relative_index(self, color: crate::Color) -> usize {
+        match color {
+            crate::Color::Sente => self.index(),
+            crate::Color::Gote => 24 - self.index(),
+        }
+    }
+
     /// Row, 0 for rank `a` up to 4 for rank `e`.
     #[inline]
     pub const fn row(self) -> u8 {

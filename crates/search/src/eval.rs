@@ -4,16 +4,7 @@
 
 use crate::weights::{Weights, WEIGHTS};
 use gogo_rules::attacks::{attacks, king_attacks};
-use gogo_rules::{Bitboard, Color, PieceKind, Position, Square};
-
-/// The square as Sente sees it: Gote's tables are the point reflection.
-#[inline]
-fn relative(color: Color, sq: Square) -> usize {
-    match color {
-        Color::Sente => sq.index(),
-        Color::Gote => 24 - sq.index(),
-    }
-}
+use gogo_rules::{Bitboard, Color, PieceKind, Position};
 
 /// Evaluation from the side to move's point of view, in centipawns.
 #[inline]
@@ -41,7 +32,7 @@ pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
         for sq in pos.pieces(color) {
             let kind = pos.piece_at(sq).expect("occupied").kind;
             let k = kind.index();
-            score[us] += w.board_value[k] + w.psqt[k][relative(color, sq)];
+            score[us] += w.board_value[k] + w.psqt[k][sq.relative_index(color)];
             if kind != PieceKind::King {
                 score[us] += w.own_king_distance[k][sq.distance(kings[us]) as usize - 1];
             }

@@ -7,21 +7,11 @@ use gogo_rules::{Color, Move, MoveKind, Piece, PieceKind, Position, Square};
 /// First index of the hand features.
 const HAND_BASE: usize = 500;
 
-/// The square as `perspective` sees the board.
-#[inline]
-fn relative_square(perspective: Color, sq: Square) -> usize {
-    match perspective {
-        Color::Sente => sq.index(),
-        Color::Gote => 24 - sq.index(),
-    }
-}
-
 /// The feature of `piece` on `sq`, from `perspective`.
 #[inline]
 pub fn board_feature(perspective: Color, piece: Piece, sq: Square) -> usize {
     let side = usize::from(piece.color != perspective);
-    (side * PieceKind::COUNT + piece.kind.index()) * Square::COUNT
-        + relative_square(perspective, sq)
+    (side * PieceKind::COUNT + piece.kind.index()) * Square::COUNT + sq.relative_index(perspective)
 }
 
 /// The feature "`owner` holds at least `count` (1 or 2) of `kind`", from `perspective`.
