@@ -1,5 +1,8 @@
 //! Every way a game ends, with scripted engines, through the real `gogo-arena` binary.
 
+mod common;
+
+use common::{assert_no_faults, gogo, run_arena};
 use std::process::Command;
 
 struct Outcome {
@@ -310,43 +313,23 @@ fn results_do_not_depend_on_concurrency() {
 
 #[test]
 fn a_short_real_match_between_two_gogo_engines() {
-    let gogo = env!("CARGO_BIN_EXE_gogo-arena").replace("gogo-arena", "gogo");
-    if !std::path::Path::new(&gogo).exists() {
-        // The gogo binary is built with the workspace; it is there under `cargo test --workspace`.
-        panic!("{gogo} not built");
-    }
-    let output = Command::new(env!("CARGO_BIN_EXE_gogo-arena"))
-        .args([
-            "--engine",
-            &format!("name=gogo1,cmd={gogo}"),
-            "--engine",
-            &format!("name=gogo2,cmd={gogo}"),
-        ])
-        .args([
-            "--games",
-            "2",
-            "--tc",
-            "depth=3",
-            "--max-plies",
-            "60",
-            "--concurrency",
-            "2",
-        ])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let gogo = gogo();
+    let stdout = run_arena(&[
+        "--engine",
+        &format!("name=gogo1,cmd={gogo}"),
+        "--engine",
+        &format!("name=gogo2,cmd={gogo}"),
+        "--games",
+        "2",
+        "--tc",
+        "depth=3",
+        "--max-plies",
+        "60",
+        "--concurrency",
+        "2",
+    ]);
     assert!(stdout.contains("Score of gogo1 vs gogo2:"), "{stdout}");
-    for name in ["gogo1", "gogo2"] {
-        let clean = format!(
-            "Faults of {name}: 0 time forfeits, 0 illegal moves, 0 malformed lines, 0 crashes"
-        );
-        assert!(stdout.contains(&clean), "{stdout}");
-    }
+    assert_no_faults(&stdout, &["gogo1", "gogo2"]);
     assert!(stdout.contains("Endings: "), "{stdout}");
 }
 
