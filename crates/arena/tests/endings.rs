@@ -25,33 +25,31 @@ fn arena(sente_script: &str, gote_script: &str, opening: &str, extra: &[&str]) -
     let a = format!("name=A,cmd={script},arg={sente_script}");
     let b = format!("name=B,cmd={script},arg={gote_script}");
     // One game: A is Sente in game 1 (the pair's second game is not played with --games 1).
-    let output = Command::new(env!("CARGO_BIN_EXE_gogo-arena"))
-        .args([
-            "--engine",
-            &a,
-            "--engine",
-            &b,
-            "--games",
-            "1",
-            "--tolerance",
-            "150",
-        ])
-        .arg("--openings")
-        .arg(&openings)
-        .arg("--jsonl")
-        .arg(&jsonl)
-        .arg("--kif")
-        .arg(&kif)
-        .args(extra)
-        .output()
-        .expect("gogo-arena runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let (openings, jsonl_path, kif_path) = (
+        openings.display().to_string(),
+        jsonl.display().to_string(),
+        kif.display().to_string(),
     );
+    let mut args = vec![
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--games",
+        "1",
+        "--tolerance",
+        "150",
+        "--openings",
+        &openings,
+        "--jsonl",
+        &jsonl_path,
+        "--kif",
+        &kif_path,
+    ];
+    args.extend_from_slice(extra);
+    let stdout = run_arena(&args);
     let out = Outcome {
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stdout,
         jsonl: std::fs::read_to_string(&jsonl).unwrap(),
     };
     let kif_text = std::fs::read_to_string(&kif).unwrap();
