@@ -905,21 +905,11 @@ pub fn run() {
 mod tests {
     use super::*;
 
-    /// An [`Output`] whose lines a test can read.
+    /// An [`Output`] whose bytes a test can read.
     fn captured() -> (Output, Arc<Mutex<Vec<u8>>>) {
-        #[derive(Clone)]
-        struct Shared(Arc<Mutex<Vec<u8>>>);
-        impl Write for Shared {
-            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-                self.0.lock().unwrap().extend_from_slice(buf);
-                Ok(buf.len())
-            }
-            fn flush(&mut self) -> std::io::Result<()> {
-                Ok(())
-            }
-        }
-        let bytes = Arc::new(Mutex::new(Vec::new()));
-        (Output::new(Box::new(Shared(Arc::clone(&bytes)))), bytes)
+        let shared = crate::fuzz_checks::Captured::default();
+        let bytes = Arc::clone(&shared.0);
+        (Output::new(Box::new(shared)), bytes)
     }
 
     fn lines(bytes: &Mutex<Vec<u8>>) -> Vec<String> {

@@ -6,9 +6,9 @@ use gogo_protocol::{GoCommand, GuiCommand};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
-/// What the engine wrote, shared with the check.
+/// What the engine wrote, shared with the check (and the engine's unit tests).
 #[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
+pub(crate) struct Captured(pub(crate) Arc<Mutex<Vec<u8>>>);
 
 impl Write for Captured {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
