@@ -42,6 +42,7 @@ pub fn kif(record: &GameRecord, sente: &str, gote: &str) -> String {
         gote: gote.into(),
         ending: Some(ending.into()),
         summary: Some(summary),
+        comments: Vec::new(),
     };
     write_kif(&record.start, &moves, &info)
 }

@@ -155,6 +155,9 @@ pub struct KifInfo {
     pub ending: Option<String>,
     /// The summary line after the moves, e.g. `まで23手で先手の勝ち`.
     pub summary: Option<String>,
+    /// A comment after each move (by ply, from the first move; missing or empty: none),
+    /// written as `*` lines, which KIF readers show beside the move and skip when reading.
+    pub comments: Vec<String>,
 }
 
 /// A game as KIF text: the start position as a diagram when it is not the standard one,
@@ -181,6 +184,11 @@ pub fn write_kif(start: &Position, moves: &[Move], info: &KifInfo) -> String {
         }
         n += 1;
         let _ = writeln!(out, "{n:>4} {body}");
+        if let Some(comment) = info.comments.get(n - 1) {
+            for line in comment.lines().filter(|l| !l.trim().is_empty()) {
+                let _ = writeln!(out, "*{line}");
+            }
+        }
         previous = Some(mv.to());
         pos.play(mv);
     }
@@ -506,12 +514,22 @@ mod tests {
                 gote: "fairy".into(),
                 ending: Some("投了".into()),
                 summary: Some("まで手で先手の勝ち".into()),
+                // Comments are written and skipped when read.
+                comments: vec![
+                    "評価値 +12".into(),
+                    String::new(),
+                    "悪手\n最善 ▲４四銀".into(),
+                ],
             };
             let text = write_kif(&start, &moves, &info);
             let (start_read, moves_read) =
                 read_kif(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
             assert_eq!(start_read, start);
             assert_eq!(moves_read, moves);
+            let third_move = text.lines().position(|l| l.starts_with("   3 ")).unwrap();
+            let after: Vec<&str> = text.lines().skip(third_move + 1).take(2).collect();
+            assert_eq!(after, ["*悪手", "*最善 ▲４四銀"], "{text}");
+            assert!(text.contains("*評価値 +12"), "{text}");
         }
     }
 
