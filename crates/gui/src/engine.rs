@@ -18,6 +18,20 @@ const STARTUP: Duration = Duration::from_secs(10);
 /// How long it may take to answer `stop`.
 const STOP_GRACE: Duration = Duration::from_secs(2);
 
+/// The engine options a search needs. Every search states all of them, so that none leaks
+/// from one job into the next (an analysis's lines into a game move, a level into a hint).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JobOptions {
+    /// `MultiPV`.
+    pub multipv: u32,
+    /// `Level` (0: full strength).
+    pub level: u8,
+    /// `Rules`: `standard` or `kawu`.
+    pub rules: &'static str,
+    /// `MaxPlies` (0: the rule set's own limit).
+    pub max_plies: u32,
+}
+
 /// What the session asks of the engine. Each job has an id, which its events carry.
 #[derive(Clone, Debug)]
 pub enum EngineCommand {
@@ -32,8 +46,8 @@ pub enum EngineCommand {
         go: GoCommand,
         /// The longest the answer may take.
         allowed: Duration,
-        /// The strength level to play at (the engine's `Level` option; 0 full strength).
-        level: u8,
+        /// The options it needs.
+        options: JobOptions,
     },
     /// Analyse until told otherwise (`go infinite` with MultiPV lines).
     Analyze {
@@ -41,8 +55,8 @@ pub enum EngineCommand {
         id: u64,
         /// The `position` command.
         position: GuiCommand,
-        /// Lines.
-        multipv: u32,
+        /// The options it needs (its lines, full strength).
+        options: JobOptions,
     },
     /// Solve a mate problem (`go mate`).
     Mate {
@@ -243,6 +257,13 @@ impl Worker {
         }
     }
 
+    fn ensure_options(&mut self, options: &JobOptions) {
+        self.ensure_option("MultiPV", &options.multipv.to_string());
+        self.ensure_option("Level", &options.level.to_string());
+        self.ensure_option("Rules", options.rules);
+        self.ensure_option("MaxPlies", &options.max_plies.to_string());
+    }
+
     fn fail(&mut self, id: Option<u64>, error: ClientError) {
         self.job = None;
         if let Some(c) = self.client.take() {
@@ -252,6 +273,8 @@ impl Worker {
     }
 
     fn run(mut self) {
+        // Started at once, so that the page can name it before the first move.
+        let _ = self.client();
         loop {
             // Commands first; while a job runs, the engine's lines in between.
             let command = if self.job.is_some() {
@@ -308,10 +331,9 @@ impl Worker {
                 position,
                 go,
                 allowed,
-                level,
+                options,
             } => {
-                self.ensure_option("MultiPV", "1");
-                self.ensure_option("Level", &level.to_string());
+                self.ensure_options(&options);
                 let started = Instant::now();
                 (
                     position,
@@ -326,10 +348,9 @@ impl Worker {
             EngineCommand::Analyze {
                 id,
                 position,
-                multipv,
+                options,
             } => {
-                self.ensure_option("MultiPV", &multipv.to_string());
-                self.ensure_option("Level", "0");
+                self.ensure_options(&options);
                 let go = GoCommand {
                     infinite: true,
                     ..Default::default()

@@ -13,6 +13,7 @@ pub mod access;
 pub mod engine;
 pub mod fuzz_checks;
 pub mod messages;
+pub mod review;
 pub mod session;
 
 use access::Access;
@@ -34,6 +35,9 @@ use std::time::{Duration, Instant};
 const INDEX: &str = include_str!("../static/index.html");
 const STYLE: &str = include_str!("../static/style.css");
 const SCRIPT: &str = include_str!("../static/app.js");
+/// The characters the page draws, cut from Noto Serif JP (OFL; `scripts/make-piece-font.sh`),
+/// so that the pieces read on machines without CJK fonts.
+const PIECE_FONT: &[u8] = include_bytes!("../static/pieces.woff2");
 
 /// Engine events waiting for a session (see [`EngineHandle::spawn`]).
 const ENGINE_EVENTS: usize = 256;
@@ -111,7 +115,7 @@ impl Server {
     }
 }
 
-/// The server's routes: `/` (the page), `/style.css`, `/app.js`, `/ws` (the game), each
+/// The server's routes: `/` (the page), `/style.css`, `/app.js`, `/pieces.woff2`, `/ws` (the game), each
 /// behind [`access::guard`].
 pub fn app(config: Config) -> Router {
     let access = Arc::new(config.access.clone());
@@ -129,12 +133,16 @@ pub fn app(config: Config) -> Router {
             "/app.js",
             get(|| async { asset("text/javascript", SCRIPT) }),
         )
+        .route(
+            "/pieces.woff2",
+            get(|| async { asset("font/woff2", PIECE_FONT) }),
+        )
         .route("/ws", get(websocket))
         .with_state(server)
         .layer(axum::middleware::from_fn_with_state(access, access::guard))
 }
 
-fn asset(kind: &'static str, body: &'static str) -> Response {
+fn asset(kind: &'static str, body: impl IntoResponse) -> Response {
     ([(header::CONTENT_TYPE, kind)], body).into_response()
 }
 

@@ -59,6 +59,14 @@ pub enum Request {
         /// `Level` option, where it has one).
         #[serde(default)]
         level: u8,
+        /// The game is drawn after this many plies (0: the rule set's own limit, none under
+        /// the standard rules, 300 under kawu's).
+        #[serde(default)]
+        max_plies: u32,
+        /// Moves already played from the start, in USI: a game the page kept (after a
+        /// reload or a dropped connection) is played again up to where it was.
+        #[serde(default)]
+        moves: Vec<String>,
     },
     /// The person's move, in USI.
     Move {
@@ -78,6 +86,14 @@ pub enum Request {
     },
     /// Solve the current position as a mate problem (`go mate`).
     Mate,
+    /// The full-strength engine's best move in the current position, as a hint.
+    Hint,
+    /// Analyse every move of the game at a fixed time per position, and mark the mistakes.
+    Review {
+        /// Time per position, ms ([`crate::review::MIN_REVIEW_MILLIS`] to
+        /// [`crate::review::MAX_REVIEW_MILLIS`]).
+        millis: u64,
+    },
     /// Load a game or a position: SFEN, KIF or CSA text.
     Load {
         /// The text.
@@ -191,6 +207,12 @@ pub struct GameView {
     pub engine: String,
     /// The engine's strength level in this game (0: full strength).
     pub level: u8,
+    /// The ply limit of this game, if any.
+    pub max_plies: Option<u32>,
+    /// Whether the engine is thinking about its move.
+    pub thinking: bool,
+    /// Whether the engine has started (its name is known).
+    pub engine_ready: bool,
 }
 
 /// What the server tells the page.
@@ -220,6 +242,18 @@ pub enum Update {
         /// The current position's SFEN.
         sfen: String,
     },
+    /// The engine's hint for the current position.
+    Hint {
+        /// The move, USI.
+        usi: String,
+        /// The move in Japanese notation.
+        japanese: String,
+        /// The position the hint is for (SFEN), so that a late answer is not drawn on
+        /// another position.
+        sfen: String,
+    },
+    /// The review of the game, as far as it has got.
+    Review(Box<crate::review::ReviewView>),
     /// Something went wrong; the game is kept.
     Error {
         /// What, in words.

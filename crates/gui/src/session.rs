@@ -3,8 +3,9 @@
 //! [`Session::handle`] takes the page's requests, [`Session::engine_event`] the engine's, and
 //! [`Session::tick`] the passing time; each returns the updates to send.
 
-use crate::engine::{EngineCommand, EngineEvent, EngineHandle};
+use crate::engine::{EngineCommand, EngineEvent, EngineHandle, JobOptions};
 use crate::messages::*;
+use crate::review::{PositionEval, Review, MAX_REVIEW_MILLIS, MIN_REVIEW_MILLIS};
 use gogo_protocol::{BestMove, Checkmate, ClientError, GoCommand, GuiCommand, Info, InfoScore};
 use gogo_rules::kif::{japanese, japanese_line, read_kif, write_kif, KifInfo};
 use gogo_rules::{csa, Color, Game, Move, Outcome, PieceKind, Position, RuleSet, Square};
@@ -22,6 +23,8 @@ pub const MAX_MULTIPV: u32 = 8;
 const ENGINE_GRACE: Duration = Duration::from_millis(1000);
 /// Mate searches from the page run this long at most.
 const MATE_MILLIS: u64 = 10_000;
+/// A hint is the full-strength engine's move after this long.
+pub const HINT_MILLIS: u64 = 1000;
 
 /// How a game ended, beyond the rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -218,9 +221,20 @@ pub struct Session {
     /// The engine is thinking about its move.
     thinking: bool,
     analysis: Option<u32>,
+    /// The lines shown: a full set of one depth.
     analysis_lines: Vec<AnalysisLine>,
+    /// The lines of the depth coming in, until all have come.
+    pending_lines: Vec<Option<AnalysisLine>>,
     /// Sente's score after each ply, as far as the engine said.
     scores: Vec<Option<f64>>,
+    /// Whether the engine has started and said its name.
+    engine_ready: bool,
+    /// The job searching for a hint, if one is.
+    hint_job: Option<u64>,
+    /// The review of the game, if one was asked for since the game last changed.
+    review: Option<Review>,
+    /// The review's running search: its job, the position's index, the last score said.
+    review_job: Option<(u64, usize, Option<SenteScore>)>,
 }
 
 fn color_name(color: Color) -> &'static str {
@@ -254,7 +268,7 @@ fn sente_score(score: InfoScore, side: Color) -> SenteScore {
 }
 
 /// Sente's winning chance from a score.
-fn win_chance(score: SenteScore) -> f64 {
+pub(crate) fn win_chance(score: SenteScore) -> f64 {
     match score {
         SenteScore::Cp { value } => 1.0 / (1.0 + (-(value as f64) / WIN_SCALE).exp()),
         SenteScore::Mate { plies } if plies > 0 => 1.0,
@@ -277,7 +291,12 @@ impl Session {
             thinking: false,
             analysis: None,
             analysis_lines: Vec::new(),
+            pending_lines: Vec::new(),
             scores: vec![None],
+            engine_ready: false,
+            hint_job: None,
+            review: None,
+            review_job: None,
         }
     }
 
@@ -345,6 +364,9 @@ impl Session {
             scores: self.scores.clone(),
             engine: self.engine_name.clone(),
             level: self.level,
+            max_plies: self.game.rules().max_plies,
+            thinking: self.thinking,
+            engine_ready: self.engine_ready,
         }
     }
 
@@ -364,6 +386,8 @@ impl Session {
                 gote,
                 clock,
                 level,
+                max_plies,
+                moves,
             } => {
                 if level > MAX_LEVEL {
                     return vec![Session::error(format!(
@@ -385,10 +409,33 @@ impl Session {
                 if let Err(e) = validate_clock(clock) {
                     return vec![Session::error(e)];
                 }
+                if max_plies > MAX_PLIES_SETTING {
+                    return vec![Session::error(format!(
+                        "move limit {max_plies}: from 0 (none) to {MAX_PLIES_SETTING} plies"
+                    ))];
+                }
+                let rules = match max_plies {
+                    0 => rules,
+                    n => rules.with_max_plies(Some(n)),
+                };
+                let mut game = Game::from_position(rules, start);
+                // A kept game is played again as far as its moves are legal.
+                let mut replay_error = None;
+                for (n, usi) in moves.iter().enumerate() {
+                    if let Err(e) = game.play_usi(usi) {
+                        replay_error = Some(Session::error(format!(
+                            "the kept game stops at move {}: {usi}: {e}",
+                            n + 1
+                        )));
+                        break;
+                    }
+                }
                 self.level = level;
-                self.reset(Game::from_position(rules, start), [sente, gote], clock);
+                self.reset(game, [sente, gote], clock);
                 self.engine.send(EngineCommand::NewGame);
-                self.after_change()
+                let mut updates = self.after_change();
+                updates.extend(replay_error);
+                updates
             }
             Request::Move { usi } => self.human_move(&usi),
             Request::Takeback => self.takeback(),
@@ -411,9 +458,10 @@ impl Session {
             Request::Analyze { on, multipv } => {
                 self.analysis = on.then_some(multipv.clamp(1, MAX_MULTIPV));
                 self.analysis_lines.clear();
-                // While the engine thinks about its move its own lines are shown; the
-                // analysis starts when it is the person's turn again.
-                if !self.thinking {
+                self.pending_lines.clear();
+                // While the engine thinks about its move (or reviews, or looks for a hint)
+                // its own lines are shown; the analysis starts when it is done.
+                if !self.engine_busy() {
                     if on {
                         self.start_engine_work();
                     } else {
@@ -424,10 +472,11 @@ impl Session {
                 vec![Update::Analysis { lines: Vec::new() }]
             }
             Request::Mate => {
-                if self.thinking {
-                    return vec![Session::error("the engine is thinking about its move")];
+                if let Some(busy) = self.busy_message() {
+                    return vec![Session::error(busy)];
                 }
                 self.job += 1;
+                self.hint_job = None;
                 self.engine.send(EngineCommand::Mate {
                     id: self.job,
                     position: self.position_command(),
@@ -435,6 +484,8 @@ impl Session {
                 });
                 Vec::new()
             }
+            Request::Hint => self.hint(),
+            Request::Review { millis } => self.start_review(millis),
             Request::Load { text } => self.load(&text),
             Request::Export => {
                 let names = self.players.map(|p| match p {
@@ -446,6 +497,11 @@ impl Session {
                     gote: names[1].clone(),
                     ending: self.ending.as_ref().map(|e| e.kif_word().to_string()),
                     summary: None,
+                    comments: self
+                        .review
+                        .as_ref()
+                        .map(|r| r.kif_comments(&self.game))
+                        .unwrap_or_default(),
                 };
                 let ending = self.ending.as_ref().map(|e| match e {
                     Ending::Resignation(_) => "%TORYO",
@@ -482,6 +538,7 @@ impl Session {
         self.job += 1;
         self.engine.send(EngineCommand::Stop);
         self.thinking = false;
+        self.hint_job = None;
         self.scores = vec![None; game.moves().len() + 1];
         self.game = game;
         self.players = players;
@@ -498,6 +555,8 @@ impl Session {
             self.thinking = false;
         }
         self.ending = Some(ending);
+        self.analysis_lines.clear();
+        self.pending_lines.clear();
     }
 
     fn position_command(&self) -> GuiCommand {
@@ -537,6 +596,13 @@ impl Session {
     }
 
     fn takeback(&mut self) -> Vec<Update> {
+        // A game lost by resignation or on time stays lost: a new game starts afresh.
+        if let Some(e @ (Ending::Resignation(_) | Ending::Time(_))) = &self.ending {
+            return vec![Session::error(format!(
+                "the game ended by {}: start a new game",
+                e.reason()
+            ))];
+        }
         if self.game.moves().is_empty() {
             return vec![Session::error("no move to take back")];
         }
@@ -564,6 +630,11 @@ impl Session {
 
     fn load(&mut self, text: &str) -> Vec<Update> {
         let text = text.trim();
+        if text.is_empty() {
+            return vec![Session::error(
+                "nothing to load: paste an SFEN, a KIF or a CSA record first",
+            )];
+        }
         let parsed = if text.contains("手合割")
             || text.contains("手数")
             || text.contains("後手の持駒")
@@ -585,29 +656,147 @@ impl Session {
                 }
                 let setting = self.clock.setting;
                 self.reset(game, self.players, setting);
-                let mut updates = self.after_change();
-                updates.insert(0, Update::Analysis { lines: Vec::new() });
-                updates
+                self.after_change()
             }
             Err(e) => vec![Session::error(e)],
         }
     }
 
-    /// After the game changed: the state, and the engine's next job.
+    /// After the game changed: the state, and the engine's next job. The analysis lines,
+    /// the hint and the review were of the game before: they go.
     fn after_change(&mut self) -> Vec<Update> {
         self.analysis_lines.clear();
+        self.pending_lines.clear();
+        self.review = None;
+        self.review_job = None;
+        self.hint_job = None;
         if self.ending.is_none() {
             let side = self.game.position().side_to_move();
             self.clock.start(side);
         }
         self.start_engine_work();
-        vec![Update::State(Box::new(self.view()))]
+        vec![
+            Update::Analysis { lines: Vec::new() },
+            Update::State(Box::new(self.view())),
+        ]
+    }
+
+    /// The options of a search at `level` with `multipv` lines, under this game's rules.
+    fn job_options(&self, level: u8, multipv: u32) -> JobOptions {
+        JobOptions {
+            multipv,
+            level,
+            rules: self.game.rules().name(),
+            max_plies: self.game.rules().max_plies.unwrap_or(0),
+        }
+    }
+
+    /// Whether the engine is busy with a job the analysis must not interrupt.
+    fn engine_busy(&self) -> bool {
+        self.thinking || self.review_job.is_some() || self.hint_job.is_some()
+    }
+
+    /// Why a new engine job cannot start now, if it cannot.
+    fn busy_message(&self) -> Option<&'static str> {
+        if self.thinking {
+            Some("the engine is thinking about its move")
+        } else if self.review_job.is_some() {
+            Some("the review is running")
+        } else {
+            None
+        }
+    }
+
+    /// The `position` command of the game's position `index`.
+    fn position_at(&self, index: usize) -> GuiCommand {
+        GuiCommand::position(self.game.start(), &self.game.moves()[..index])
+    }
+
+    fn hint(&mut self) -> Vec<Update> {
+        if let Some(busy) = self.busy_message() {
+            return vec![Session::error(busy)];
+        }
+        if self.ending.is_some() {
+            return vec![Session::error("the game is over")];
+        }
+        self.job += 1;
+        self.hint_job = Some(self.job);
+        self.engine.send(EngineCommand::Search {
+            id: self.job,
+            position: self.position_command(),
+            go: GoCommand {
+                movetime: Some(HINT_MILLIS),
+                ..Default::default()
+            },
+            allowed: Duration::from_millis(HINT_MILLIS) + ENGINE_GRACE,
+            options: self.job_options(0, 1),
+        });
+        Vec::new()
+    }
+
+    fn start_review(&mut self, millis: u64) -> Vec<Update> {
+        if !(MIN_REVIEW_MILLIS..=MAX_REVIEW_MILLIS).contains(&millis) {
+            return vec![Session::error(format!(
+                "review time {millis} ms: from {MIN_REVIEW_MILLIS} to {MAX_REVIEW_MILLIS} ms a position"
+            ))];
+        }
+        if self.thinking {
+            return vec![Session::error("the engine is thinking about its move")];
+        }
+        if self.game.moves().is_empty() {
+            return vec![Session::error("no moves to review")];
+        }
+        self.hint_job = None;
+        self.review = Some(Review::new(&self.game, millis));
+        self.review_step()
+    }
+
+    /// Searches the review's next position, or ends the review; returns its progress.
+    fn review_step(&mut self) -> Vec<Update> {
+        let Some(review) = &self.review else {
+            return Vec::new();
+        };
+        let millis = review.millis();
+        match review.next_position() {
+            Some(index) => {
+                self.job += 1;
+                self.review_job = Some((self.job, index, None));
+                self.engine.send(EngineCommand::Search {
+                    id: self.job,
+                    position: self.position_at(index),
+                    go: GoCommand {
+                        movetime: Some(millis),
+                        ..Default::default()
+                    },
+                    allowed: Duration::from_millis(millis) + ENGINE_GRACE,
+                    options: self.job_options(0, 1),
+                });
+            }
+            None => {
+                self.review_job = None;
+                // The graph shows the review's scores, and the analysis (if on) goes on.
+                let done = review.view(&self.game);
+                self.scores[0] = self.scores[0].or(Some(0.5));
+                for m in &done.moves {
+                    self.scores[m.ply] = Some(m.sente_win);
+                }
+                self.start_engine_work();
+            }
+        }
+        let mut updates = vec![Update::Review(Box::new(
+            self.review.as_ref().expect("a review").view(&self.game),
+        ))];
+        if self.review_job.is_none() {
+            updates.push(Update::State(Box::new(self.view())));
+        }
+        updates
     }
 
     /// The engine's move if it is to move, else the analysis if it is on.
     fn start_engine_work(&mut self) {
         self.job += 1;
         self.thinking = false;
+        self.hint_job = None;
         if self.ending.is_none() {
             let side = self.game.position().side_to_move();
             if self.players[side.index()] == Player::Engine {
@@ -617,19 +806,55 @@ impl Session {
                     position: self.position_command(),
                     go: self.clock.go(side),
                     allowed: self.clock.allowed(side) + ENGINE_GRACE,
-                    level: self.level,
+                    options: self.job_options(self.level, 1),
                 });
                 return;
             }
         }
+        // A position without moves has nothing to analyse.
+        let movable = !self.game.position().legal_moves().is_empty();
         match self.analysis {
-            Some(multipv) => self.engine.send(EngineCommand::Analyze {
+            Some(multipv) if movable => self.engine.send(EngineCommand::Analyze {
                 id: self.job,
                 position: self.position_command(),
-                multipv,
+                options: self.job_options(0, multipv),
             }),
-            None => self.engine.send(EngineCommand::Stop),
+            _ => self.engine.send(EngineCommand::Stop),
         }
+    }
+
+    /// Takes an analysis line; whether the lines shown changed. Lines are shown a full set
+    /// of one depth at a time, so that MultiPV never mixes depths.
+    fn take_line(&mut self, line: AnalysisLine) -> bool {
+        let legal = self.game.position().legal_moves().len().max(1);
+        let wanted = if self.thinking {
+            1
+        } else {
+            self.analysis.unwrap_or(1) as usize
+        }
+        .min(legal);
+        let i = line.multipv as usize - 1;
+        if i >= wanted {
+            return false;
+        }
+        if line.multipv == 1
+            && self
+                .pending_lines
+                .iter()
+                .flatten()
+                .any(|l| l.depth != line.depth)
+        {
+            self.pending_lines.clear();
+        }
+        if self.pending_lines.len() < wanted {
+            self.pending_lines.resize(wanted, None);
+        }
+        self.pending_lines[i] = Some(line);
+        if self.pending_lines.iter().all(Option::is_some) {
+            self.analysis_lines = self.pending_lines.iter().flatten().cloned().collect();
+            return true;
+        }
+        false
     }
 
     /// The line an `info` shows, if it is one: it has a depth, and a MultiPV index the page
@@ -658,7 +883,47 @@ impl Session {
         match event {
             EngineEvent::Ready { name } => {
                 self.engine_name = name;
+                self.engine_ready = true;
                 vec![Update::State(Box::new(self.view()))]
+            }
+            EngineEvent::Info { id, info } if self.review_job.is_some_and(|j| j.0 == id) => {
+                if let (Some(score), Some(job)) = (info.score, self.review_job.as_mut()) {
+                    let side = self.game.positions()[job.1].side_to_move();
+                    job.2 = Some(sente_score(score, side));
+                }
+                Vec::new()
+            }
+            EngineEvent::BestMove { id, answer, .. }
+                if self.review_job.is_some_and(|j| j.0 == id) =>
+            {
+                let Some((_, index, score)) = self.review_job.take() else {
+                    return Vec::new();
+                };
+                let best = match answer.best {
+                    BestMove::Move(mv) => Some(mv),
+                    _ => None,
+                };
+                // An answer without a score (too short a time) counts as even.
+                let score = score.unwrap_or(SenteScore::Cp { value: 0 });
+                if let Some(review) = self.review.as_mut() {
+                    review.record(index, PositionEval::searched(score, best));
+                }
+                self.review_step()
+            }
+            EngineEvent::BestMove { id, answer, .. } if self.hint_job == Some(id) => {
+                self.hint_job = None;
+                let pos = self.game.position();
+                let updates = match answer.best {
+                    BestMove::Move(mv) if pos.is_legal(mv) => vec![Update::Hint {
+                        usi: mv.to_string(),
+                        japanese: japanese(pos, mv, self.game.moves().last().map(|m| m.to())),
+                        sfen: pos.to_sfen(),
+                    }],
+                    _ => vec![Session::error("the engine has no move to suggest")],
+                };
+                // The analysis, if it was on, goes on.
+                self.start_engine_work();
+                updates
             }
             // Against a person, the engine's thoughts (and the reply it expects) stay hidden
             // unless the person asks for analysis.
@@ -677,11 +942,9 @@ impl Session {
                         self.scores[ply] = Some(chance);
                     }
                 }
-                let i = line.multipv as usize - 1;
-                if self.analysis_lines.len() <= i {
-                    self.analysis_lines.resize(i + 1, line.clone());
+                if !self.take_line(line) {
+                    return Vec::new();
                 }
-                self.analysis_lines[i] = line;
                 vec![Update::Analysis {
                     lines: self.analysis_lines.clone(),
                 }]
@@ -735,6 +998,13 @@ impl Session {
                     other => format!("the engine failed: {other}"),
                 };
                 let mut updates = vec![Session::error(&message)];
+                if self.review_job.is_some_and(|j| Some(j.0) == id) {
+                    self.review_job = None;
+                    self.review = None;
+                }
+                if self.hint_job == id {
+                    self.hint_job = None;
+                }
                 if self.thinking && id == Some(self.job) {
                     let side = self.game.position().side_to_move();
                     self.thinking = false;
@@ -764,6 +1034,9 @@ impl Session {
         }
     }
 }
+
+/// The longest move limit a game may set, in plies.
+pub const MAX_PLIES_SETTING: u32 = 100_000;
 
 fn validate_clock(clock: ClockSetting) -> Result<(), String> {
     let day = 24 * 3600 * 1000;

@@ -29,12 +29,11 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// The gogo-gui server on a thread of its own; its address.
-fn start_server() -> String {
+/// The gogo-gui server with `engine` on a thread of its own; its address.
+fn start_server(engine: EngineSpec) -> String {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let address = listener.local_addr().unwrap();
     listener.set_nonblocking(true).unwrap();
-    let engine = EngineSpec::new(gogo().display().to_string());
     let config = Config::new(engine, address);
     let url = config.access.url(address);
     std::thread::spawn(move || {
@@ -55,7 +54,7 @@ struct Browser {
 }
 
 impl Browser {
-    fn start() -> Browser {
+    fn start((width, height): (u32, u32)) -> Browser {
         let port = free_port();
         let driver =
             LineProcess::spawn(CHROMEDRIVER, [format!("--port={port}")]).expect("chromedriver");
@@ -71,7 +70,7 @@ impl Browser {
             "goog:chromeOptions": {"binary": CHROMIUM, "args": [
                 "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--disable-quic", "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--window-size=1280,1000",
+                "--disable-component-update", "--disable-sync", format!("--window-size={width},{height}"),
                 format!("--user-data-dir={}", profile.display())]}}}});
         let answer: Value = ureq::post(&format!("{root}/session"))
             .send_json(capabilities)
@@ -261,13 +260,21 @@ static ONE_BROWSER: std::sync::Mutex<()> = std::sync::Mutex::new(());
 /// The tests that call it are ignored where Chromium or ChromeDriver was missing at build
 /// time (`build.rs`; `.ci/run` and `scripts/gui-e2e.sh` install them).
 fn open_board() -> Option<(std::sync::MutexGuard<'static, ()>, Browser, String)> {
+    open_board_with(EngineSpec::new(gogo().display().to_string()), (1280, 1000))
+}
+
+/// [`open_board`] with `engine`, in a window of `size`.
+fn open_board_with(
+    engine: EngineSpec,
+    size: (u32, u32),
+) -> Option<(std::sync::MutexGuard<'static, ()>, Browser, String)> {
     let one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
     assert!(
         Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists(),
         "{CHROMIUM} or {CHROMEDRIVER} went missing since the build"
     );
-    let url = start_server();
-    let browser = Browser::start();
+    let url = start_server(engine);
+    let browser = Browser::start(size);
     browser.open(&url);
     browser.wait(
         "return !!(window.gogo && window.gogo.state);",
@@ -438,8 +445,10 @@ fn a_game_at_level_1_answers_quickly() {
         "return window.gogo.state.level === 1 && window.gogo.state.moves.length === 0;",
         "the level-1 game",
     );
-    let header = browser.script("return document.getElementById('engine-name').textContent;");
-    assert!(header.as_str().unwrap().ends_with("(level 1)"), "{header}");
+    browser.wait(
+        "return document.getElementById('engine-name').textContent.endsWith('(level 1)');",
+        "the engine named with its level",
+    );
     for (ply, usi) in ["3e4d", "4d3c"].iter().enumerate() {
         let state = check_page(&browser);
         let legal: Vec<&str> = state["legal"]
@@ -468,4 +477,358 @@ fn a_game_at_level_1_answers_quickly() {
     );
     let remembered = browser.script("return document.getElementById('ng-level').value;");
     assert_eq!(remembered, Value::String("1".into()));
+}
+
+/// Sends `request` (JSON text) on the page's own connection, as its buttons would.
+fn page_send(browser: &Browser, request: &str) {
+    browser.script(&format!(
+        "window.gogo.socket.send(JSON.stringify({request}));"
+    ));
+}
+
+/// A new game with the page's own settings object, kept as the page keeps a game it starts.
+fn page_new_game(browser: &Browser, sente: &str, gote: &str) {
+    let request = format!(
+        r#"{{type: "new_game", start: "standard", rules: "standard", sente: "{sente}", gote: "{gote}", clock: {{kind: "none", engine_ms: 50}}, level: 0, max_plies: 0, moves: []}}"#
+    );
+    browser.script(&format!(
+        "window.gogo.lastRequest = {request}; window.gogo.flipped = false;"
+    ));
+    page_send(browser, &request);
+    browser.wait(
+        &format!("const s = window.gogo.state; return s.moves.length === 0 && s.players[0] === '{sente}' && s.players[1] === '{gote}';"),
+        "the new game",
+    );
+}
+
+/// The pieces are drawn with the font the page embeds: on a machine without CJK fonts (CI
+/// has none) it is what makes them readable. The font reports as loaded, the board's text
+/// uses it, and drawn with it every piece's character is ink, unlike the others and unlike
+/// a character the cut font lacks (香, a box or nothing here). The international set draws
+/// letters and the moves, and is remembered.
+#[test]
+#[cfg_attr(
+    not(has_browser),
+    ignore = "no /usr/bin/chromium and /usr/bin/chromedriver (scripts/gui-e2e.sh installs them)"
+)]
+fn the_pieces_read_without_system_cjk_fonts() {
+    let Some((_one, browser, url)) = open_board() else {
+        return;
+    };
+    browser.wait(
+        "return [...document.fonts].some(f => f.family.replace(/\"/g, '') === 'gogo-pieces' && f.status === 'loaded');",
+        "the embedded font",
+    );
+    let family = browser.script(
+        "return getComputedStyle(document.querySelector('#board .piece-text')).fontFamily;",
+    );
+    assert!(
+        family
+            .as_str()
+            .unwrap()
+            .trim_start_matches('"')
+            .starts_with("gogo-pieces"),
+        "{family}"
+    );
+    let drawn = browser.script(
+        r#"const c = document.createElement('canvas'); c.width = c.height = 64;
+        const ctx = c.getContext('2d');
+        const draw = (ch) => { ctx.clearRect(0, 0, 64, 64); ctx.font = '700 48px "gogo-pieces"';
+          ctx.textAlign = 'center'; ctx.textBaseline = 'middle'; ctx.fillText(ch, 32, 32);
+          const d = ctx.getImageData(0, 0, 64, 64).data; let bits = '';
+          for (let i = 3; i < d.length; i += 4) bits += d[i] > 127 ? '1' : '0'; return bits; };
+        const lacking = draw('香');
+        const pieces = [...'歩銀金角飛玉王と全馬龍'].map(draw);
+        return { ink: pieces.map(b => (b.match(/1/g) || []).length),
+                 like_lacking: pieces.filter(b => b === lacking).length,
+                 distinct: new Set(pieces).size };"#,
+    );
+    for ink in drawn["ink"].as_array().unwrap() {
+        assert!(ink.as_u64().unwrap() > 100, "a blank piece: {drawn}");
+    }
+    assert_eq!(drawn["like_lacking"], 0, "{drawn}");
+    assert_eq!(drawn["distinct"], 11, "{drawn}");
+
+    // The international set: letters and move marks, chosen and remembered.
+    browser.click("#piece-set option[value='international']");
+    browser.wait(
+        "return document.getElementById('board').getAttribute('data-pieces') === 'international';",
+        "the international pieces",
+    );
+    let letters = browser.script(
+        "return [...document.querySelectorAll('#board g.piece')].map(g => g.getAttribute('data-kind') + '=' + g.querySelector('.piece-letter').textContent + ':' + g.querySelectorAll('.move-dot, .move-slide').length);",
+    );
+    let letters: Vec<&str> = letters
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    for expected in ["K=K:8", "G=G:6", "S=S:5", "B=B:4", "R=R:4", "P=P:1"] {
+        assert!(letters.contains(&expected), "{expected} in {letters:?}");
+    }
+    if let Some(dir) = std::env::var_os("GOGO_SCREENSHOTS") {
+        browser.screenshot(&PathBuf::from(dir).join("gui-international.png"));
+    }
+    browser.open(&url);
+    browser.wait(
+        "return !!(window.gogo && window.gogo.state) && document.getElementById('board').getAttribute('data-pieces') === 'international';",
+        "the remembered piece set",
+    );
+}
+
+/// Hint: the full-strength engine's move appears as an arrow, a legal move of the position.
+/// The analysis draws its first line's move as an arrow too.
+#[test]
+#[cfg_attr(
+    not(has_browser),
+    ignore = "no /usr/bin/chromium and /usr/bin/chromedriver (scripts/gui-e2e.sh installs them)"
+)]
+fn a_hint_draws_an_arrow() {
+    let Some((_one, browser, _)) = open_board() else {
+        return;
+    };
+    page_new_game(&browser, "human", "engine");
+    browser.click("#hint");
+    browser.wait(
+        "return document.querySelector('#board .arrow.hint') !== null;",
+        "the hint arrow",
+    );
+    let arrow = browser
+        .script("return document.querySelector('#board .arrow.hint').getAttribute('data-move');");
+    let legal = &browser.state()["legal"];
+    assert!(
+        legal.as_array().unwrap().contains(&arrow),
+        "{arrow} not in {legal}"
+    );
+    let text = browser.script("return document.getElementById('hint-text').textContent;");
+    assert!(text.as_str().unwrap().starts_with("Hint: ▲"), "{text}");
+    browser.click("#analyze");
+    browser.wait(
+        "return document.querySelector('#board .arrow.best') !== null;",
+        "the analysis arrow",
+    );
+}
+
+/// A KIF whose first move gives the rook away (1e1c, taken by the pawn), loaded and
+/// reviewed: the move is marked a blunder in the record, the note names the better move,
+/// the summary counts it, and the board draws the better move on the position before.
+#[test]
+#[cfg_attr(
+    not(has_browser),
+    ignore = "no /usr/bin/chromium and /usr/bin/chromedriver (scripts/gui-e2e.sh installs them)"
+)]
+fn a_review_marks_the_blunder_of_a_loaded_kif() {
+    let Some((_one, browser, _)) = open_board() else {
+        return;
+    };
+    let mut game = Game::new(RuleSet::standard());
+    for m in ["1e1c", "1b1c", "4e4d", "2a2b", "3e3d", "1c1d"] {
+        game.play_usi(m).unwrap();
+    }
+    let kif = gogo_rules::kif::write_kif(game.start(), game.moves(), &Default::default());
+    page_new_game(&browser, "human", "human");
+    browser.type_text("#load-text", &kif);
+    browser.click("#load-button");
+    browser.wait(
+        "return window.gogo.state.moves.length === 6;",
+        "the loaded game",
+    );
+    browser.type_text("#review-ms", "100");
+    browser.click("#review-button");
+    browser.wait(
+        "return !document.getElementById('review-summary').hidden;",
+        "the review's summary",
+    );
+    let progress = browser
+        .script("const p = document.getElementById('review-progress'); return [p.value, p.max];");
+    assert_eq!(progress, json!([7, 7]));
+    browser.wait(
+        "return document.querySelector(\"#moves td[data-ply='1'] .mark.blunder\") !== null;",
+        "the blunder's mark",
+    );
+    browser.click("#moves td[data-ply='1']");
+    let note = browser.script("return document.getElementById('review-note').textContent;");
+    let note = note.as_str().unwrap();
+    assert!(
+        note.contains("blunder") && note.contains("better ▲"),
+        "{note}"
+    );
+    let summary = browser.script("return document.getElementById('review-summary').textContent;");
+    assert!(
+        summary.as_str().unwrap().contains("blunders ??1"),
+        "{summary}"
+    );
+    browser.click("#nav-first");
+    browser.wait(
+        "return document.querySelector('#board .arrow.better') !== null;",
+        "the better move's arrow",
+    );
+    if let Some(dir) = std::env::var_os("GOGO_SCREENSHOTS") {
+        browser.click("#moves td[data-ply='1']");
+        browser.screenshot(&PathBuf::from(dir).join("gui-review.png"));
+    }
+}
+
+/// A reload keeps the game: the moves are played again on the server, the same position
+/// shows and the same person is to move.
+#[test]
+#[cfg_attr(
+    not(has_browser),
+    ignore = "no /usr/bin/chromium and /usr/bin/chromedriver (scripts/gui-e2e.sh installs them)"
+)]
+fn a_reload_restores_the_game() {
+    let Some((_one, browser, url)) = open_board() else {
+        return;
+    };
+    page_new_game(&browser, "human", "engine");
+    click_move(&browser, "3e4d", "sente");
+    browser.wait(
+        "return window.gogo.state.moves.length === 2;",
+        "the engine's answer",
+    );
+    let before = check_page(&browser);
+    browser.open(&url);
+    browser.wait(
+        "return !!(window.gogo && window.gogo.state) && window.gogo.state.moves.length === 2;",
+        "the game played again",
+    );
+    let after = check_page(&browser);
+    assert_eq!(after["positions"], before["positions"]);
+    assert_eq!(after["players"], json!(["human", "engine"]));
+    assert!(after["legal"].as_array().unwrap().len() > 1);
+}
+
+/// After an analysis with three lines, turned off, the engine's game move is searched with
+/// one line: the shell engine plays 1b1c when it was told one line, 5a5b otherwise.
+#[test]
+#[cfg_attr(
+    not(has_browser),
+    ignore = "no /usr/bin/chromium and /usr/bin/chromedriver (scripts/gui-e2e.sh installs them)"
+)]
+fn an_analysis_with_three_lines_leaves_the_game_move_at_one() {
+    let script = r#"mpv=1; while read -r line; do case "$line" in usi) echo "id name shell"; echo "option name MultiPV type spin default 1 min 1 max 8"; echo usiok;; isready) echo readyok;; "setoption name MultiPV value "*) mpv=${line##* };; "go infinite"*) ;; stop) echo "bestmove resign";; go*) if [ "$mpv" = 1 ]; then echo "bestmove 1b1c"; else echo "bestmove 5a5b"; fi;; quit) exit 0;; esac; done"#;
+    let Some((_one, browser, _)) = open_board_with(common::sh_engine(script), (1280, 1000)) else {
+        return;
+    };
+    page_new_game(&browser, "human", "engine");
+    browser.click("#multipv option[value='3']");
+    browser.click("#analyze");
+    browser.click("#analyze");
+    browser.click("#multipv option[value='1']");
+    click_move(&browser, "3e4d", "sente");
+    browser.wait(
+        "return window.gogo.state.moves.length === 2;",
+        "the engine's move",
+    );
+    assert_eq!(browser.state()["moves"][1]["usi"], "1b1c");
+}
+
+/// In a 1280×757 window: after 40 plies the record's last move is in view, paired by move
+/// number; the arrow keys and buttons step through it; the result, a message, the
+/// "earlier position" bar and the game buttons sit above the fold; the promotion question
+/// names the move and Esc cancels it; resigning asks twice.
+#[test]
+#[cfg_attr(
+    not(has_browser),
+    ignore = "no /usr/bin/chromium and /usr/bin/chromedriver (scripts/gui-e2e.sh installs them)"
+)]
+fn the_record_the_fold_and_the_safeguards() {
+    let Some((_one, browser, _)) =
+        open_board_with(EngineSpec::new(gogo().display().to_string()), (1280, 757))
+    else {
+        return;
+    };
+    page_new_game(&browser, "human", "human");
+    let mut rng = Rng::new(11);
+    let mut played = 0;
+    while played < 40 {
+        let state = browser.state();
+        if state["result"].is_string() {
+            break;
+        }
+        let legal = state["legal"].as_array().unwrap();
+        let mv = legal[rng.below(legal.len())].as_str().unwrap();
+        page_send(&browser, &format!(r#"{{type: "move", usi: "{mv}"}}"#));
+        played += 1;
+        browser.wait(
+            &format!("return window.gogo.state.moves.length === {played};"),
+            "the move",
+        );
+    }
+    let last = played;
+    let in_view = |ply: usize| {
+        browser.script(&format!(
+            "const c = document.querySelector(\"#moves td[data-ply='{ply}']\").getBoundingClientRect();
+             const b = document.getElementById('moves-box').getBoundingClientRect();
+             return c.top >= b.top && c.bottom <= b.bottom + 1;"
+        ))
+    };
+    assert_eq!(in_view(last), Value::Bool(true), "ply {last} out of view");
+    let rows = browser.script("return document.querySelectorAll('#moves tbody tr').length;");
+    assert_eq!(rows.as_u64().unwrap() as usize, last.div_ceil(2));
+    let key = |k: &str| {
+        browser.script(&format!(
+            "document.dispatchEvent(new KeyboardEvent('keydown', {{key: '{k}'}}));"
+        ));
+    };
+    key("ArrowLeft");
+    assert_eq!(
+        browser.script("return window.gogo.viewPly;"),
+        json!(last - 1)
+    );
+    key("Home");
+    assert_eq!(browser.script("return window.gogo.viewPly;"), json!(0));
+    assert_eq!(in_view(1), Value::Bool(true));
+    browser.click("#nav-next");
+    assert_eq!(browser.script("return window.gogo.viewPly;"), json!(1));
+    let above_fold = |id: &str| {
+        browser.script(&format!(
+            "const e = document.getElementById('{id}'); const r = e.getBoundingClientRect();
+             return !e.hidden && r.height > 0 && r.bottom <= window.innerHeight;"
+        ))
+    };
+    assert_eq!(above_fold("viewing"), Value::Bool(true), "the viewing bar");
+    key("End");
+    assert_eq!(browser.script("return window.gogo.viewPly;"), Value::Null);
+
+    // Promotion: named, and cancelled by Esc.
+    page_new_game(&browser, "human", "human");
+    browser.type_text("#load-text", "k4/2S2/5/5/4K b - 1");
+    browser.click("#load-button");
+    browser.wait(
+        "return window.gogo.state.positions[0] === 'k4/2S2/5/5/4K b - 1';",
+        "the loaded position",
+    );
+    browser.click("#board g.piece[data-square='3b']");
+    browser.click("#board rect[data-square='3a']");
+    let question = browser.script("return document.getElementById('promotion').hidden ? null : document.getElementById('promotion-question').textContent;");
+    assert_eq!(question, json!("Promote the silver moving 3b → 3a?"));
+    key("Escape");
+    assert_eq!(
+        browser.script("return document.getElementById('promotion').hidden;"),
+        Value::Bool(true)
+    );
+    assert_eq!(browser.state()["moves"], json!([]));
+
+    // Resigning asks twice; the result, a refused takeback's message and the buttons show
+    // above the fold.
+    browser.click("#resign");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(browser.state()["result"].is_null(), "resigned at one click");
+    browser.click("#resign");
+    browser.wait(
+        "return window.gogo.state.result !== null;",
+        "the resignation",
+    );
+    browser.click("#takeback");
+    browser.wait(
+        "return !document.getElementById('message').hidden;",
+        "the refusal",
+    );
+    for id in [
+        "result", "message", "new-game", "takeback", "resign", "hint",
+    ] {
+        assert_eq!(above_fold(id), Value::Bool(true), "{id} below the fold");
+    }
 }

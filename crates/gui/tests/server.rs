@@ -326,7 +326,9 @@ async fn the_engines_thoughts_stay_hidden_without_analysis() {
             .unwrap();
         if let Message::Text(text) = message {
             let v: Value = serde_json::from_str(&text).unwrap();
-            assert_ne!(v["type"], "analysis", "{v}");
+            // (An empty analysis clears the panel at each move.)
+            let shown = v["lines"].as_array().is_some_and(|l| !l.is_empty());
+            assert!(!(v["type"] == "analysis" && shown), "{v}");
             if v["type"] == "state" && moves(&v) == 2 {
                 assert!(
                     v["scores"].as_array().unwrap().iter().all(|s| s.is_null()),
@@ -341,7 +343,10 @@ async fn the_engines_thoughts_stay_hidden_without_analysis() {
     request(&mut s, json!({"type": "takeback"})).await;
     next(&mut s, "state", |v| moves(v) == 0).await;
     request(&mut s, json!({"type": "move", "usi": "3e4d"})).await;
-    next(&mut s, "analysis", |_| true).await;
+    next(&mut s, "analysis", |v| {
+        !v["lines"].as_array().unwrap().is_empty()
+    })
+    .await;
 }
 
 /// The engine's level is set for its game moves (and back to full strength for the
@@ -383,4 +388,145 @@ async fn a_game_at_a_level() {
         v["message"].as_str().unwrap().contains("level 11")
     })
     .await;
+}
+
+fn gogo_engine() -> EngineSpec {
+    EngineSpec::new(gogo().display().to_string())
+}
+
+/// A hint is the full-strength engine's move in the position shown, and the game goes on
+/// without it.
+#[tokio::test]
+async fn a_hint_is_a_legal_move_of_the_position() {
+    let mut s = connect(gogo_engine()).await;
+    next(&mut s, "state", |_| true).await;
+    request(&mut s, new_game("standard", "human", "engine")).await;
+    next(&mut s, "state", |v| moves(v) == 0).await;
+    request(&mut s, json!({"type": "hint"})).await;
+    let hint = next(&mut s, "hint", |_| true).await;
+    let start = Position::startpos();
+    assert_eq!(hint["sfen"], start.to_sfen());
+    let usi = hint["usi"].as_str().unwrap();
+    assert!(start.parse_move(usi).is_ok(), "{hint}");
+    assert!(!hint["japanese"].as_str().unwrap().is_empty());
+    // The hint plays nothing.
+    request(&mut s, json!({"type": "export"})).await;
+    let export = next(&mut s, "export", |_| true).await;
+    assert_eq!(export["sfen"], start.to_sfen());
+}
+
+/// A game where Sente gives its rook away on the first move (1e1c, taken by the pawn): the
+/// review marks that move a blunder with a better one, counts it in Sente's summary, says
+/// how far it has got as it goes, and the KIF carries the marks as comments.
+#[tokio::test]
+async fn a_review_marks_the_blunder_and_the_kif_carries_it() {
+    let moves_played = ["1e1c", "1b1c", "4e4d", "2a2b", "3e3d"];
+    let mut game = gogo_rules::Game::new(gogo_rules::RuleSet::standard());
+    for m in moves_played {
+        game.play_usi(m).unwrap();
+    }
+    let kif = gogo_rules::kif::write_kif(game.start(), game.moves(), &Default::default());
+    let mut s = connect(gogo_engine()).await;
+    next(&mut s, "state", |_| true).await;
+    request(&mut s, new_game("standard", "human", "human")).await;
+    next(&mut s, "state", |v| moves(v) == 0).await;
+    request(&mut s, json!({"type": "load", "text": kif})).await;
+    next(&mut s, "state", |v| moves(v) == 5).await;
+    request(&mut s, json!({"type": "review", "millis": 100})).await;
+    let mut progress = Vec::new();
+    let review = loop {
+        let r = next(&mut s, "review", |_| true).await;
+        progress.push(r["done"].as_u64().unwrap());
+        if !r["summary"].is_null() {
+            break r;
+        }
+    };
+    assert_eq!(review["total"], 6);
+    assert_eq!(
+        progress,
+        (0..=6).collect::<Vec<u64>>(),
+        "one update per position"
+    );
+    let first = &review["moves"][0];
+    assert_eq!(first["mark"], "blunder", "{review}");
+    assert!(first["loss"].as_f64().unwrap() >= 0.15, "{first}");
+    let best = first["best"].as_str().unwrap();
+    assert_ne!(best, "1e1c");
+    assert!(Position::startpos().parse_move(best).is_ok());
+    assert!(
+        review["summary"][0]["blunders"].as_u64().unwrap() >= 1,
+        "{review}"
+    );
+    assert_eq!(review["summary"][0]["moves"], 3);
+    assert_eq!(review["summary"][1]["moves"], 2);
+    request(&mut s, json!({"type": "export"})).await;
+    let export = next(&mut s, "export", |_| true).await;
+    let kif = export["kif"].as_str().unwrap();
+    let after_first = kif
+        .lines()
+        .skip_while(|l| !l.starts_with("   1 "))
+        .nth(2)
+        .unwrap();
+    assert!(after_first.starts_with("*大悪手 (blunder"), "{kif}");
+    // A move changes the game: the review is gone from the record.
+    request(&mut s, json!({"type": "move", "usi": "1c1d"})).await;
+    next(&mut s, "state", |v| moves(v) == 6).await;
+    request(&mut s, json!({"type": "export"})).await;
+    let export = next(&mut s, "export", |_| true).await;
+    assert!(!export["kif"].as_str().unwrap().contains('*'), "{export}");
+}
+
+/// Safeguards and settings: a resigned game cannot be taken back, an empty Load says what
+/// it wants, a kept game is played again (up to a bad move), and a move limit draws.
+#[tokio::test]
+async fn takeback_after_resigning_kept_games_and_move_limits() {
+    let mut s = connect(shell_engine(r#"echo "bestmove 1b1c""#)).await;
+    next(&mut s, "state", |_| true).await;
+    request(&mut s, new_game("standard", "human", "engine")).await;
+    next(&mut s, "state", |v| moves(v) == 0).await;
+    request(&mut s, json!({"type": "move", "usi": "3e4d"})).await;
+    next(&mut s, "state", |v| moves(v) == 2).await;
+    request(&mut s, json!({"type": "resign"})).await;
+    next(&mut s, "state", |v| v["result"] == "0-1").await;
+    request(&mut s, json!({"type": "takeback"})).await;
+    let refused = next(&mut s, "error", |_| true).await;
+    assert!(
+        refused["message"].as_str().unwrap().contains("resignation"),
+        "{refused}"
+    );
+    request(&mut s, json!({"type": "load", "text": "  "})).await;
+    let empty = next(&mut s, "error", |_| true).await;
+    assert!(
+        empty["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("nothing to load"),
+        "{empty}"
+    );
+
+    // A kept game: played again as far as it is legal.
+    let mut kept = new_game("standard", "human", "human");
+    kept["moves"] = json!(["3e4d", "1b1c", "4d4c"]);
+    request(&mut s, kept.clone()).await;
+    let state = next(&mut s, "state", |v| moves(v) == 3).await;
+    assert!(state["result"].is_null());
+    kept["moves"] = json!(["3e4d", "1b1c", "9z9z", "4d4c"]);
+    request(&mut s, kept).await;
+    next(&mut s, "state", |v| moves(v) == 2).await;
+    let error = next(&mut s, "error", |_| true).await;
+    assert!(
+        error["message"].as_str().unwrap().contains("move 3"),
+        "{error}"
+    );
+
+    // A limit of two plies: the second move draws.
+    let mut limited = new_game("standard", "human", "human");
+    limited["max_plies"] = json!(2);
+    request(&mut s, limited).await;
+    let state = next(&mut s, "state", |v| moves(v) == 0).await;
+    assert_eq!(state["max_plies"], 2);
+    request(&mut s, json!({"type": "move", "usi": "3e4d"})).await;
+    request(&mut s, json!({"type": "move", "usi": "1b1c"})).await;
+    let state = next(&mut s, "state", |v| moves(v) == 2).await;
+    assert_eq!(state["result"], "1/2-1/2", "{state}");
 }
