@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The browser board end to end in a real headless browser: installs Debian's chromium and
 # chromium-driver if missing, then runs crates/gui/tests/browser.rs (a whole game against
-# gogo by clicks, every position checked with the rules crate, takeback, SFEN load, KIF save).
-# With --screenshots it also writes docs/gui-game.png and docs/gui-finished.png.
+# gogo by clicks, every position checked with the rules crate, takeback, SFEN load, KIF save,
+# hint, review, the embedded font, a reload, the record, the safeguards). With --screenshots
+# it also writes docs/gui-game.png, gui-finished.png, gui-review.png and gui-international.png.
 #
 #   scripts/gui-e2e.sh [--screenshots]
 set -euo pipefail
