@@ -111,9 +111,15 @@ function restoreGame(state) {
 function showMessage(text) {
   $("message-text").textContent = text;
   $("message").hidden = false;
+  // The answer to a Load shows beside its button too.
+  if (gogo.loading) {
+    gogo.loading = false;
+    $("load-error").textContent = text;
+    $("load-error").hidden = false;
+  }
 }
 
-function clearMessage() { $("message").hidden = true; }
+function clearMessage() { $("message").hidden = true; $("load-error").hidden = true; }
 
 function onState(state) {
   const before = gogo.state;
@@ -122,6 +128,7 @@ function onState(state) {
   gogo.state = state;
   gogo.receivedAt = performance.now();
   if (!gogo.restored && restoreGame(state)) return;
+  gogo.loading = false;
   if (changed) {
     gogo.selected = null;
     gogo.viewPly = null;
@@ -852,6 +859,7 @@ function setup() {
   confirmButton($("resign"), "Really resign?", () => true, () => send({ type: "resign" }));
   confirmButton($("load-button"), "Replace the game? Load", gameInProgress, () => {
     clearMessage();
+    gogo.loading = true;
     send({ type: "load", text: $("load-text").value });
   });
   $("hint").onclick = () => { clearMessage(); $("hint-text").textContent = "Hint: thinking…"; $("hint-text").hidden = false; send({ type: "hint" }); };

@@ -419,6 +419,11 @@ fn a_whole_game_in_a_real_browser() {
         "return !document.getElementById('message').hidden;",
         "the error message",
     );
+    let beside = browser.script("return document.getElementById('load-error').textContent;");
+    assert!(
+        beside.as_str().unwrap().starts_with("not SFEN, KIF or CSA"),
+        "{beside}"
+    );
     let kept = browser.script("return document.getElementById('board').getAttribute('data-sfen');");
     assert_eq!(kept.as_str().unwrap(), sfen);
 }
