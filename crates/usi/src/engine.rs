@@ -5,13 +5,13 @@
 //! answered with an `info string` and changes nothing.
 
 use crate::job_thread::{Done, JobThread};
+use crate::options::{usi_options, Options};
 use gogo_mate::{MateLimits, MateProgress, MateResult, Solver};
 use gogo_protocol::{
     BestMove, BoundedLines, Checkmate, EngineMessage, GoCommand, GuiCommand, Info, InfoScore, Line,
-    MateLimit, OptionKind, PositionSetup, ScoreBound, MAX_LINE_BYTES,
+    MateLimit, PositionSetup, ScoreBound, MAX_LINE_BYTES,
 };
-use gogo_rules::{Move, MoveError, Position, Rng, RuleSet, SfenError};
-use gogo_search::nnue::Network;
+use gogo_rules::{Move, MoveError, Position, Rng, SfenError};
 use gogo_search::skill;
 use gogo_search::tt::Bound;
 use gogo_search::{
@@ -28,10 +28,6 @@ use std::time::Duration;
 pub const NAME: &str = concat!("gogo ", env!("CARGO_PKG_VERSION"));
 /// Author sent in `id author`.
 pub const AUTHOR: &str = "the gogo developers";
-
-const DEFAULT_HASH_MB: i64 = 16;
-const MAX_HASH_MB: i64 = 1 << 20;
-const MAX_THREADS: i64 = 256;
 
 /// Where protocol lines go: one writer, one line at a time, flushed.
 #[derive(Clone)]
@@ -87,96 +83,6 @@ impl Write for LineWriter {
     }
 }
 
-/// The engine's settable options.
-#[derive(Clone, Debug, PartialEq)]
-struct Options {
-    hash_mb: usize,
-    threads: usize,
-    multipv: usize,
-    ponder: bool,
-    rules: RuleSet,
-    max_plies: u32,
-    move_overhead_ms: u64,
-    /// `UseNNUE`: the network, or the hand-made evaluation.
-    use_nnue: bool,
-    /// `EvalFile` as given (`<internal>` for the built-in network) ...
-    eval_file: String,
-    /// ... and the network it holds.
-    network: Arc<Network>,
-    /// `MateHash`: the mate solver's table, MiB.
-    mate_hash_mb: usize,
-    /// `MateProbe`: the mate solver looks first at every move on the clock.
-    mate_probe: bool,
-    /// `Level`: 0 full strength, 1 to 10 weaker ([`gogo_search::skill`]).
-    level: u8,
-}
-
-/// `EvalFile`'s value for the network built into the binary.
-const INTERNAL_NETWORK: &str = "<internal>";
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            hash_mb: DEFAULT_HASH_MB as usize,
-            threads: 1,
-            multipv: 1,
-            ponder: false,
-            rules: RuleSet::standard(),
-            max_plies: 0,
-            move_overhead_ms: 10,
-            use_nnue: matches!(Evaluation::default(), Evaluation::Nnue(_)),
-            eval_file: INTERNAL_NETWORK.into(),
-            network: Network::embedded(),
-            mate_hash_mb: DEFAULT_HASH_MB as usize,
-            mate_probe: true,
-            level: 0,
-        }
-    }
-}
-
-fn option_list() -> Vec<EngineMessage> {
-    let spin = |name: &str, default: i64, min: i64, max: i64| EngineMessage::Option {
-        name: name.to_string(),
-        kind: OptionKind::Spin { default, min, max },
-    };
-    vec![
-        spin("USI_Hash", DEFAULT_HASH_MB, 1, MAX_HASH_MB),
-        EngineMessage::Option {
-            name: "USI_Ponder".into(),
-            kind: OptionKind::Check(false),
-        },
-        spin("Threads", 1, 1, MAX_THREADS),
-        spin("MultiPV", 1, 1, 64),
-        EngineMessage::Option {
-            name: "Rules".into(),
-            kind: OptionKind::Combo {
-                default: "standard".into(),
-                vars: vec!["standard".into(), "kawu".into()],
-            },
-        },
-        spin("MaxPlies", 0, 0, 100_000),
-        spin("MoveOverhead", 10, 0, 10_000),
-        spin("MateHash", DEFAULT_HASH_MB, 1, MAX_HASH_MB),
-        EngineMessage::Option {
-            name: "MateProbe".into(),
-            kind: OptionKind::Check(true),
-        },
-        spin("Level", 0, 0, i64::from(skill::MAX_LEVEL)),
-        EngineMessage::Option {
-            name: "UseNNUE".into(),
-            kind: OptionKind::Check(Options::default().use_nnue),
-        },
-        EngineMessage::Option {
-            name: "EvalFile".into(),
-            kind: OptionKind::Filename(INTERNAL_NETWORK.into()),
-        },
-        EngineMessage::Option {
-            name: "Clear Hash".into(),
-            kind: OptionKind::Button,
-        },
-    ]
-}
-
 /// A game search, a mate search or a perft running in the background.
 struct RunningSearch {
     control: Arc<SearchControl>,
@@ -208,15 +114,6 @@ pub struct UsiEngine {
     /// Tests set this to make the next search panic after its first report.
     #[cfg(test)]
     inject_panic: Arc<AtomicBool>,
-}
-
-fn parse_bool(value: &str) -> Option<bool> {
-    match value.to_ascii_lowercase().as_str() {
-        // USI says true/false; UCI2WB passes XBoard's 1/0 through.
-        "true" | "1" => Some(true),
-        "false" | "0" => Some(false),
-        _ => None,
-    }
 }
 
 impl UsiEngine {
@@ -263,7 +160,7 @@ impl UsiEngine {
             GuiCommand::Usi => {
                 self.out.send(&EngineMessage::IdName(NAME.into()));
                 self.out.send(&EngineMessage::IdAuthor(AUTHOR.into()));
-                for option in option_list() {
+                for option in usi_options() {
                     self.out.send(&option);
                 }
                 self.out.send(&EngineMessage::UsiOk);
@@ -351,73 +248,12 @@ impl UsiEngine {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let value_text = value.unwrap_or("");
-        let number = |min: i64, max: i64| -> Result<i64, String> {
-            match value_text.parse::<i64>() {
-                Ok(n) if (min..=max).contains(&n) => Ok(n),
-                _ => Err(format!(
-                    "{name} must be a whole number from {min} to {max}, not '{value_text}'"
-                )),
-            }
-        };
-        let result: Result<(), String> = match name.to_ascii_lowercase().as_str() {
-            "usi_hash" | "hash" => {
-                number(1, MAX_HASH_MB).map(|n| self.options.hash_mb = n as usize)
-            }
-            "threads" => number(1, MAX_THREADS).map(|n| self.options.threads = n as usize),
-            "matehash" => number(1, MAX_HASH_MB).map(|n| self.options.mate_hash_mb = n as usize),
-            "multipv" => number(1, 64).map(|n| self.options.multipv = n as usize),
-            "maxplies" => number(0, 100_000).map(|n| self.options.max_plies = n as u32),
-            "moveoverhead" | "move overhead" => {
-                number(0, 10_000).map(|n| self.options.move_overhead_ms = n as u64)
-            }
-            "level" => number(0, i64::from(skill::MAX_LEVEL)).map(|n| self.options.level = n as u8),
-            "mateprobe" => parse_bool(value_text)
-                .map(|b| self.options.mate_probe = b)
-                .ok_or_else(|| format!("MateProbe must be true or false, not '{value_text}'")),
-            "usennue" => parse_bool(value_text)
-                .map(|b| self.options.use_nnue = b)
-                .ok_or_else(|| format!("UseNNUE must be true or false, not '{value_text}'")),
-            "evalfile" => self.load_network(value_text),
-            "usi_ponder" => parse_bool(value_text)
-                .map(|b| self.options.ponder = b)
-                .ok_or_else(|| format!("USI_Ponder must be true or false, not '{value_text}'")),
-            "rules" => value_text
-                .parse::<RuleSet>()
-                .map(|r| self.options.rules = r)
-                .map_err(|e| e.to_string()),
-            "usi_variant" | "uci_variant" => match value_text {
-                "minishogi" | "5x5+5_shogi" => Ok(()),
-                other => Err(format!("{name}: gogo plays only minishogi, not '{other}'")),
-            },
-            "clear hash" => {
-                self.tt.clear();
-                Ok(())
-            }
-            _ => Err(format!("unknown option '{name}'")),
-        };
-        if let Err(e) = result {
+        if let Err(e) = self.options.set(name, value) {
             self.out.info_string(&format!("error: {e}"));
         }
-    }
-
-    /// Loads the network `EvalFile` names (`<internal>` or empty for the built-in one); a file
-    /// that cannot be used leaves the current network in place.
-    fn load_network(&mut self, path: &str) -> Result<(), String> {
-        let network = if path.is_empty() || path == INTERNAL_NETWORK {
-            Network::embedded()
-        } else {
-            Network::load(std::path::Path::new(path))
-                .map(Arc::new)
-                .map_err(|e| format!("EvalFile {path}: {e}; keeping {}", self.options.eval_file))?
-        };
-        self.options.network = network;
-        self.options.eval_file = if path.is_empty() {
-            INTERNAL_NETWORK.into()
-        } else {
-            path.to_string()
-        };
-        Ok(())
+        if std::mem::take(&mut self.options.clear_hash) {
+            self.tt.clear();
+        }
     }
 
     /// Allocates the table at the size asked for, keeping the old one if that fails.

@@ -1,0 +1,484 @@
+//! The engine's options, declared once. Each entry of [`OPTIONS`] has the name a GUI sees,
+//! the other names it accepts, its type with default and range, what it means, and the
+//! function that sets it: the `usi` answer ([`usi_options`]), `setoption`
+//! ([`Options::set`]), the defaults ([`Options::default`]) and the README's table (compared by
+//! a test, [`readme_table`]) all come from this table.
+
+use gogo_protocol::{EngineMessage, OptionKind};
+use gogo_rules::RuleSet;
+use gogo_search::nnue::Network;
+use gogo_search::skill;
+use std::sync::Arc;
+
+/// `EvalFile`'s value for the network built into the binary.
+pub const INTERNAL_NETWORK: &str = "<internal>";
+/// The largest hash table, MiB.
+pub const MAX_HASH_MB: i64 = 1 << 20;
+/// The most search threads.
+pub const MAX_THREADS: i64 = 256;
+
+/// An option's type, default and range.
+#[derive(Clone, Copy, Debug)]
+pub enum OptionType {
+    /// A whole number.
+    Spin {
+        /// Default.
+        default: i64,
+        /// Least.
+        min: i64,
+        /// Most.
+        max: i64,
+    },
+    /// `true` or `false`.
+    Check(bool),
+    /// One of `vars`.
+    Combo {
+        /// Default.
+        default: &'static str,
+        /// The choices.
+        vars: &'static [&'static str],
+    },
+    /// A file name.
+    Filename(&'static str),
+    /// An action, with no value.
+    Button,
+}
+
+/// An option's value, parsed by its type.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum OptionValue<'a> {
+    /// A [`OptionType::Spin`]'s.
+    Number(i64),
+    /// A [`OptionType::Check`]'s.
+    Flag(bool),
+    /// A [`OptionType::Combo`]'s or [`OptionType::Filename`]'s.
+    Text(&'a str),
+    /// A [`OptionType::Button`] was pressed.
+    Press,
+}
+
+/// One option.
+pub struct UsiOption {
+    /// The name the `usi` answer gives.
+    pub name: &'static str,
+    /// Other names `setoption` accepts (any case).
+    pub aliases: &'static [&'static str],
+    /// Type, default and range.
+    pub kind: OptionType,
+    /// What it means (the README's table).
+    pub meaning: &'static str,
+    /// Whether the `usi` answer lists it (variant names GUIs send are accepted, not offered).
+    pub listed: bool,
+    set: fn(&mut Options, OptionValue) -> Result<(), String>,
+}
+
+/// The values the options set.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// `USI_Hash`, MiB.
+    pub hash_mb: usize,
+    /// `Threads`.
+    pub threads: usize,
+    /// `MultiPV`.
+    pub multipv: usize,
+    /// `USI_Ponder`.
+    pub ponder: bool,
+    /// `Rules`.
+    pub rules: RuleSet,
+    /// `MaxPlies` (0: the rule set's own limit).
+    pub max_plies: u32,
+    /// `MoveOverhead`, ms.
+    pub move_overhead_ms: u64,
+    /// `UseNNUE`: the network, or the hand-made evaluation.
+    pub use_nnue: bool,
+    /// `EvalFile` as given ([`INTERNAL_NETWORK`] for the built-in network) ...
+    pub eval_file: String,
+    /// ... and the network it holds.
+    pub network: Arc<Network>,
+    /// `MateHash`, MiB.
+    pub mate_hash_mb: usize,
+    /// `MateProbe`: the mate solver looks first at every move on the clock.
+    pub mate_probe: bool,
+    /// `Level`: 0 full strength, 1 to 10 weaker.
+    pub level: u8,
+    /// `Clear Hash` was pressed and the engine has not yet emptied the table.
+    pub clear_hash: bool,
+}
+
+fn number(value: OptionValue) -> i64 {
+    match value {
+        OptionValue::Number(n) => n,
+        _ => 0,
+    }
+}
+
+fn flag(value: OptionValue) -> bool {
+    matches!(value, OptionValue::Flag(true))
+}
+
+fn text(value: OptionValue<'_>) -> &str {
+    match value {
+        OptionValue::Text(t) => t,
+        _ => "",
+    }
+}
+
+/// Every option, in the order the `usi` answer lists them.
+pub const OPTIONS: &[UsiOption] = &[
+    UsiOption {
+        name: "USI_Hash",
+        aliases: &["Hash"],
+        kind: OptionType::Spin { default: 16, min: 1, max: MAX_HASH_MB },
+        meaning: "hash table MiB (allocated at `isready`; a size that cannot be had is refused and the old table kept)",
+        listed: true,
+        set: |o, v| {
+            o.hash_mb = number(v) as usize;
+            Ok(())
+        },
+    },
+    UsiOption {
+        name: "USI_Ponder",
+        aliases: &[],
+        kind: OptionType::Check(false),
+        meaning: "pondering allowed",
+        listed: true,
+        set: |o, v| {
+            o.ponder = flag(v);
+            Ok(())
+        },
+    },
+    UsiOption {
+        name: "Threads",
+        aliases: &[],
+        kind: OptionType::Spin { default: 1, min: 1, max: MAX_THREADS },
+        meaning: "Lazy SMP search threads",
+        listed: true,
+        set: |o, v| {
+            o.threads = number(v) as usize;
+            Ok(())
+        },
+    },
+    UsiOption {
+        name: "MultiPV",
+        aliases: &[],
+        kind: OptionType::Spin { default: 1, min: 1, max: 64 },
+        meaning: "principal variations reported",
+        listed: true,
+        set: |o, v| {
+            o.multipv = number(v) as usize;
+            Ok(())
+        },
+    },
+    UsiOption {
+        name: "Rules",
+        aliases: &[],
+        kind: OptionType::Combo { default: "standard", vars: &["standard", "kawu"] },
+        meaning: "`standard` or `kawu` (repetition meaning, 300-ply limit)",
+        listed: true,
+        set: |o, v| {
+            o.rules = text(v).parse().map_err(|e| format!("{e}"))?;
+            Ok(())
+        },
+    },
+    UsiOption {
+        name: "MaxPlies",
+        aliases: &[],
+        kind: OptionType::Spin { default: 0, min: 0, max: 100_000 },
+        meaning: "draw after this many plies (0: the rule set's own limit)",
+        listed: true,
+        set: |o, v| {
+            o.max_plies = number(v) as u32;
+            Ok(())
+        },
+    },
+    UsiOption {
+        name: "MoveOverhead",
+        aliases: &["Move Overhead"],
+        kind: OptionType::Spin { default: 10, min: 0, max: 10_000 },
+        meaning: "milliseconds kept in reserve per move",
+        listed: true,
+        set: |o, v| {
+            o.move_overhead_ms = number(v) as u64;
+            Ok(())
+        },
+    },
+    UsiOption {
+        name: "MateHash",
+        aliases: &[],
+        kind: OptionType::Spin { default: 16, min: 1, max: MAX_HASH_MB },
+        meaning: "the mate solver's table, MiB",
+        listed: true,
+        set: |o, v| {
+            o.mate_hash_mb = number(v) as usize;
+            Ok(())
+        },
+    },
+    UsiOption {
+        name: "MateProbe",
+        aliases: &[],
+        kind: OptionType::Check(true),
+        meaning: "before each move on the clock, the mate solver looks up to 5000 nodes deep, and a twentieth of the move's time at most; a forced mate by checks is played at once",
+        listed: true,
+        set: |o, v| {
+            o.mate_probe = flag(v);
+            Ok(())
+        },
+    },
+    UsiOption {
+        name: "Level",
+        aliases: &[],
+        kind: OptionType::Spin { default: 0, min: 0, max: skill::MAX_LEVEL as i64 },
+        meaning: "0 full strength; 1 (weakest) to 10 play weaker, as in [Levels](#levels); analysis (`go infinite`) stays at full strength",
+        listed: true,
+        set: |o, v| {
+            o.level = number(v) as u8;
+            Ok(())
+        },
+    },
+    UsiOption {
+        name: "UseNNUE",
+        aliases: &[],
+        kind: OptionType::Check(true),
+        meaning: "evaluate with the network; false for the hand-made evaluation",
+        listed: true,
+        set: |o, v| {
+            o.use_nnue = flag(v);
+            Ok(())
+        },
+    },
+    UsiOption {
+        name: "EvalFile",
+        aliases: &[],
+        kind: OptionType::Filename(INTERNAL_NETWORK),
+        meaning: "the network file; `<internal>` is the one built into the binary. Only a regular file of exactly the network's size is opened (checked from its metadata first, so a device or a pipe is refused at once) and read through a bounded reader; a file of the wrong size, magic, version or shape, or a damaged one, is refused with the reason and the old network kept",
+        listed: true,
+        set: |o, v| o.load_network(text(v)),
+    },
+    UsiOption {
+        name: "Clear Hash",
+        aliases: &[],
+        kind: OptionType::Button,
+        meaning: "empties the table",
+        listed: true,
+        set: |o, _| {
+            o.clear_hash = true;
+            Ok(())
+        },
+    },
+    UsiOption {
+        name: "USI_Variant",
+        aliases: &["UCI_Variant"],
+        kind: OptionType::Combo { default: "minishogi", vars: &["minishogi", "5x5+5_shogi"] },
+        meaning: "sent by Lishogi-Bot (`USI_Variant`) and by XBoard through UCI2WB (`UCI_Variant`): only minishogi is played",
+        listed: false,
+        set: |_, _| Ok(()),
+    },
+];
+
+impl Default for Options {
+    /// Every option at its default, set through the table.
+    fn default() -> Options {
+        let mut options = Options {
+            hash_mb: 0,
+            threads: 0,
+            multipv: 0,
+            ponder: false,
+            rules: RuleSet::standard(),
+            max_plies: 0,
+            move_overhead_ms: 0,
+            use_nnue: false,
+            eval_file: String::new(),
+            network: Network::embedded(),
+            mate_hash_mb: 0,
+            mate_probe: false,
+            level: 0,
+            clear_hash: false,
+        };
+        for option in OPTIONS {
+            let value = match option.kind {
+                OptionType::Spin { default, .. } => OptionValue::Number(default),
+                OptionType::Check(default) => OptionValue::Flag(default),
+                OptionType::Combo { default, .. } | OptionType::Filename(default) => {
+                    OptionValue::Text(default)
+                }
+                OptionType::Button => continue,
+            };
+            (option.set)(&mut options, value).expect("every default is valid");
+        }
+        options
+    }
+}
+
+fn parse_bool(value: &str) -> Option<bool> {
+    match value.to_ascii_lowercase().as_str() {
+        // USI says true/false; UCI2WB passes XBoard's 1/0 through.
+        "true" | "1" => Some(true),
+        "false" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+impl UsiOption {
+    /// Whether `name` names this option (any case).
+    fn is_named(&self, name: &str) -> bool {
+        self.name.eq_ignore_ascii_case(name)
+            || self.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
+    }
+
+    /// `text` read as this option's value.
+    fn parse<'a>(&self, text: &'a str) -> Result<OptionValue<'a>, String> {
+        let name = self.name;
+        match self.kind {
+            OptionType::Spin { min, max, .. } => match text.parse::<i64>() {
+                Ok(n) if (min..=max).contains(&n) => Ok(OptionValue::Number(n)),
+                _ => Err(format!(
+                    "{name} must be a whole number from {min} to {max}, not '{text}'"
+                )),
+            },
+            OptionType::Check(_) => parse_bool(text)
+                .map(OptionValue::Flag)
+                .ok_or_else(|| format!("{name} must be true or false, not '{text}'")),
+            OptionType::Combo { vars, .. } => {
+                match vars.iter().find(|v| v.eq_ignore_ascii_case(text)) {
+                    Some(v) => Ok(OptionValue::Text(v)),
+                    None => Err(format!(
+                        "{name} must be one of {}, not '{text}'",
+                        vars.join(", ")
+                    )),
+                }
+            }
+            OptionType::Filename(_) => Ok(OptionValue::Text(text)),
+            OptionType::Button => Ok(OptionValue::Press),
+        }
+    }
+
+    /// The `option` line of the `usi` answer.
+    pub fn message(&self) -> EngineMessage {
+        let kind = match self.kind {
+            OptionType::Spin { default, min, max } => OptionKind::Spin { default, min, max },
+            OptionType::Check(default) => OptionKind::Check(default),
+            OptionType::Combo { default, vars } => OptionKind::Combo {
+                default: default.into(),
+                vars: vars.iter().map(|v| v.to_string()).collect(),
+            },
+            OptionType::Filename(default) => OptionKind::Filename(default.into()),
+            OptionType::Button => OptionKind::Button,
+        };
+        EngineMessage::Option {
+            name: self.name.into(),
+            kind,
+        }
+    }
+
+    /// The default as the README shows it.
+    fn default_text(&self) -> String {
+        match self.kind {
+            OptionType::Spin { default, .. } => default.to_string(),
+            OptionType::Check(default) => default.to_string(),
+            OptionType::Combo { default, .. } => default.to_string(),
+            OptionType::Filename(default) => format!("`{default}`"),
+            OptionType::Button => String::new(),
+        }
+    }
+}
+
+/// The `option` lines of the `usi` answer.
+pub fn usi_options() -> impl Iterator<Item = EngineMessage> {
+    OPTIONS.iter().filter(|o| o.listed).map(UsiOption::message)
+}
+
+/// The README's table of options, as Markdown.
+pub fn readme_table() -> String {
+    let mut table = String::from("| option | default | meaning |\n|---|---|---|\n");
+    for o in OPTIONS.iter().filter(|o| o.listed) {
+        table.push_str(&format!(
+            "| `{}` | {} | {} |\n",
+            o.name,
+            o.default_text(),
+            o.meaning
+        ));
+    }
+    table
+}
+
+impl Options {
+    /// `setoption name NAME [value VALUE]`: the option set, or why not (nothing changed).
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let option = OPTIONS
+            .iter()
+            .find(|o| o.is_named(name))
+            .ok_or_else(|| format!("unknown option '{name}'"))?;
+        let parsed = option.parse(value.unwrap_or("")).map_err(|e| {
+            if option.listed {
+                e
+            } else {
+                format!(
+                    "{name}: gogo plays only minishogi, not '{}'",
+                    value.unwrap_or("")
+                )
+            }
+        })?;
+        (option.set)(self, parsed)
+    }
+
+    /// Loads the network `EvalFile` names (`<internal>` or empty for the built-in one); a file
+    /// that cannot be used leaves the current network in place.
+    fn load_network(&mut self, path: &str) -> Result<(), String> {
+        let network = if path.is_empty() || path == INTERNAL_NETWORK {
+            Network::embedded()
+        } else {
+            Network::load(std::path::Path::new(path))
+                .map(Arc::new)
+                .map_err(|e| format!("EvalFile {path}: {e}; keeping {}", self.eval_file))?
+        };
+        self.network = network;
+        self.eval_file = if path.is_empty() {
+            INTERNAL_NETWORK.into()
+        } else {
+            path.to_string()
+        };
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_readme_shows_the_table() {
+        let readme = include_str!("../../../README.md");
+        let table = readme_table();
+        assert!(
+            readme.contains(&table),
+            "README.md's option table differs from the engine's; it should read:\n{table}"
+        );
+    }
+
+    #[test]
+    fn defaults_names_and_values() {
+        let mut o = Options::default();
+        assert_eq!((o.hash_mb, o.threads, o.multipv, o.level), (16, 1, 1, 0));
+        assert!(o.use_nnue && o.mate_probe && !o.ponder);
+        assert_eq!(o.eval_file, INTERNAL_NETWORK);
+        assert!(o.set("hash", Some("64")).is_ok());
+        assert!(o.set("move overhead", Some("30")).is_ok());
+        assert!(o.set("usennue", Some("0")).is_ok());
+        assert_eq!((o.hash_mb, o.move_overhead_ms, o.use_nnue), (64, 30, false));
+        let before = o.clone();
+        for (name, value) in [
+            ("Threads", "0"),
+            ("Threads", "two"),
+            ("MateProbe", "maybe"),
+            ("Rules", "chess"),
+            ("Nonsense", "1"),
+            ("UCI_Variant", "chess"),
+            ("EvalFile", "/nonexistent/net.bin"),
+        ] {
+            assert!(o.set(name, Some(value)).is_err(), "{name} {value}");
+        }
+        assert_eq!(o, before, "a refused value changes nothing");
+        assert!(o.set("UCI_Variant", Some("5x5+5_shogi")).is_ok());
+        assert!(o.set("Clear Hash", None).is_ok() && o.clear_hash);
+    }
+}
