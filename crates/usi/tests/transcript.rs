@@ -22,8 +22,10 @@ fn handshake_lists_every_option() {
     let mut e = Gogo::start();
     e.send("usi");
     let lines = e.expect("usiok", secs(5));
-    assert!(lines[0].starts_with("id name gogo"));
-    assert!(lines[1].starts_with("id author"));
+    // The greeting for a terminal comes first, then the answer.
+    assert!(lines[0].starts_with("gogo ") && lines[0].contains("speaking USI"), "{lines:?}");
+    assert!(lines[1].starts_with("id name gogo"));
+    assert!(lines[2].starts_with("id author"));
     for name in [
         "USI_Hash",
         "USI_Ponder",
@@ -44,7 +46,7 @@ fn handshake_lists_every_option() {
             "{name} missing: {lines:?}"
         );
     }
-    for line in &lines {
+    for line in &lines[1..] {
         line.parse::<EngineMessage>()
             .unwrap_or_else(|err| panic!("{line}: {err}"));
     }
