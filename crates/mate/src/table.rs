@@ -12,7 +12,8 @@
 //! cache and TLB miss each: the median problem was solved a quarter slower). Clearing
 //! clears only the part in use.
 
-use std::fmt;
+use gogo_search::tt::reserve_table;
+pub use gogo_search::tt::TableSizeError;
 
 /// A proof or disproof number that means "cannot be": this node is disproven (pn) or proven
 /// (dn).
@@ -48,25 +49,6 @@ struct Slot {
     length: u16,
 }
 
-/// A table size that cannot be had.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TableSizeError {
-    /// The size asked for.
-    pub megabytes: usize,
-}
-
-impl fmt::Display for TableSizeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "cannot allocate {} MiB for the mate table",
-            self.megabytes
-        )
-    }
-}
-
-impl std::error::Error for TableSizeError {}
-
 /// The buckets in use at the start (128 KiB).
 const FIRST_BUCKETS: usize = 1024;
 
@@ -83,14 +65,8 @@ pub struct ProofTable {
 impl ProofTable {
     /// A table of about `megabytes` MiB (at least one bucket).
     pub fn new(megabytes: usize) -> Result<ProofTable, TableSizeError> {
-        let bytes = megabytes
-            .checked_mul(1 << 20)
-            .ok_or(TableSizeError { megabytes })?;
-        let buckets = (bytes / (ENTRY_BYTES * ENTRIES_PER_BUCKET)).max(1);
-        let mut slots = Vec::new();
-        slots
-            .try_reserve_exact(buckets * ENTRIES_PER_BUCKET)
-            .map_err(|_| TableSizeError { megabytes })?;
+        let (mut slots, buckets) =
+            reserve_table("mate", megabytes, ENTRY_BYTES, ENTRIES_PER_BUCKET, false)?;
         slots.resize(buckets * ENTRIES_PER_BUCKET, Slot::default());
         Ok(ProofTable {
             slots,

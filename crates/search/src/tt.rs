@@ -75,33 +75,59 @@ fn generation_of(data: u64) -> u8 {
     (data >> 58) as u8 & GENERATION_MASK
 }
 
-/// A table size that cannot be had.
+/// A table size that cannot be had: the search's hash table or the mate solver's proof
+/// table, whose sizes are asked for in MiB alike ([`reserve_table`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TableSizeError {
-    /// The size in bytes does not fit in the address space.
-    TooLarge {
-        /// The size asked for.
-        megabytes: usize,
-    },
-    /// The memory could not be allocated.
-    OutOfMemory {
-        /// The size asked for.
-        megabytes: usize,
-    },
+pub struct TableSizeError {
+    /// Which table: `hash` or `mate`.
+    pub table: &'static str,
+    /// The size asked for.
+    pub megabytes: usize,
+    /// Whether the size does not even fit in the address space (rather than the memory
+    /// not being there).
+    pub too_large: bool,
 }
 
 impl std::fmt::Display for TableSizeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TableSizeError::TooLarge { megabytes } => write!(f, "{megabytes} MiB is too large"),
-            TableSizeError::OutOfMemory { megabytes } => {
-                write!(f, "cannot allocate {megabytes} MiB for the hash table")
-            }
+        let (table, megabytes) = (self.table, self.megabytes);
+        if self.too_large {
+            write!(f, "{megabytes} MiB is too large for the {table} table")
+        } else {
+            write!(f, "cannot allocate {megabytes} MiB for the {table} table")
         }
     }
 }
 
 impl std::error::Error for TableSizeError {}
+
+/// An empty vector with room for the entries of a table of `megabytes` MiB, `entry_bytes`
+/// each, grouped in buckets of `bucket_entries` (at least one bucket; `power_of_two` rounds
+/// the buckets down to a power of two), or why not. The memory is reserved, not filled:
+/// failing to get it is an error, never an abort.
+pub fn reserve_table<T>(
+    table: &'static str,
+    megabytes: usize,
+    entry_bytes: usize,
+    bucket_entries: usize,
+    power_of_two: bool,
+) -> Result<(Vec<T>, usize), TableSizeError> {
+    let error = |too_large| TableSizeError {
+        table,
+        megabytes,
+        too_large,
+    };
+    let bytes = megabytes.checked_mul(1 << 20).ok_or(error(true))?;
+    let mut buckets = (bytes / (entry_bytes * bucket_entries)).max(1);
+    if power_of_two && !buckets.is_power_of_two() {
+        buckets = buckets.next_power_of_two() / 2;
+    }
+    let mut entries = Vec::new();
+    entries
+        .try_reserve_exact(buckets * bucket_entries)
+        .map_err(|_| error(false))?;
+    Ok((entries, buckets))
+}
 
 /// The shared transposition table.
 pub struct TranspositionTable {
@@ -115,21 +141,11 @@ impl TranspositionTable {
     /// A table of at most `megabytes` MiB (rounded down to a power of two buckets, at least
     /// one). Fails, without aborting, when the memory cannot be had.
     pub fn new(megabytes: usize) -> Result<TranspositionTable, TableSizeError> {
-        let bytes = megabytes
-            .checked_mul(1 << 20)
-            .ok_or(TableSizeError::TooLarge { megabytes })?;
-        let buckets = (bytes / BUCKET_BYTES).max(1);
-        let bucket_count = if buckets.is_power_of_two() {
-            buckets
-        } else {
-            buckets.next_power_of_two() / 2
-        };
-        let n = bucket_count * ENTRIES_PER_BUCKET * 2;
-        let mut words = Vec::new();
-        words
-            .try_reserve_exact(n)
-            .map_err(|_| TableSizeError::OutOfMemory { megabytes })?;
-        words.extend((0..n).map(|_| AtomicU64::new(0)));
+        // Two words an entry.
+        const WORDS_PER_BUCKET: usize = ENTRIES_PER_BUCKET * 2;
+        let (mut words, bucket_count) =
+            reserve_table("hash", megabytes, 8, WORDS_PER_BUCKET, true)?;
+        words.extend((0..bucket_count * WORDS_PER_BUCKET).map(|_| AtomicU64::new(0)));
         Ok(TranspositionTable {
             words,
             bucket_count,
@@ -310,15 +326,18 @@ mod tests {
 
     #[test]
     fn refuses_impossible_sizes_without_aborting() {
+        let error = |megabytes, too_large| TableSizeError {
+            table: "hash",
+            megabytes,
+            too_large,
+        };
         assert_eq!(
             TranspositionTable::new(usize::MAX).err(),
-            Some(TableSizeError::TooLarge {
-                megabytes: usize::MAX
-            })
+            Some(error(usize::MAX, true))
         );
         assert_eq!(
             TranspositionTable::new(1 << 40).err(),
-            Some(TableSizeError::OutOfMemory { megabytes: 1 << 40 })
+            Some(error(1 << 40, false))
         );
     }
 }
