@@ -11,10 +11,11 @@ use gogo_rules::kif::{japanese, japanese_line, read_kif, write_kif, KifInfo};
 use gogo_rules::{csa, Color, Game, Move, Outcome, PieceKind, Position, RuleSet, Square};
 use std::time::{Duration, Instant};
 
-/// The scale of win chances shown from centipawns: `1 / (1 + e^(-cp / WIN_SCALE))`. Fitted
-/// to the results of games that gogo's built-in network (gen4) played against itself
-/// (`gogo-train --calibrate`; the README's Evaluation section): 100 cp is 58 %.
-pub const WIN_SCALE: f64 = 323.0;
+/// The scale of win chances shown from centipawns, `1 / (1 + e^(-cp / scale))`: the built-in
+/// network's, fitted to the results of games it played against itself and read from its
+/// provenance file (`crates/search/nets/default.nnue.txt`): 100 cp is 58 %.
+static WIN_SCALE: std::sync::LazyLock<f64> =
+    std::sync::LazyLock::new(gogo_search::nnue::embedded_score_scale);
 /// The highest strength level a game may ask of the engine.
 pub const MAX_LEVEL: u8 = 10;
 /// The most analysis lines the page shows.
@@ -270,7 +271,7 @@ fn sente_score(score: InfoScore, side: Color) -> SenteScore {
 /// Sente's winning chance from a score.
 pub(crate) fn win_chance(score: SenteScore) -> f64 {
     match score {
-        SenteScore::Cp { value } => 1.0 / (1.0 + (-(value as f64) / WIN_SCALE).exp()),
+        SenteScore::Cp { value } => 1.0 / (1.0 + (-(value as f64) / *WIN_SCALE).exp()),
         SenteScore::Mate { plies } if plies > 0 => 1.0,
         SenteScore::Mate { .. } => 0.0,
     }

@@ -3,6 +3,13 @@
 //! Weights live in [`crate::weights`].
 
 use crate::weights::{Weights, WEIGHTS};
+
+/// The hand-made evaluation's score scale, from its weights file's header (see
+/// [`crate::nnue::score_scale_in`]).
+pub fn classical_score_scale() -> f64 {
+    crate::nnue::score_scale_in(include_str!("tuned_weights.rs"))
+        .expect("tuned_weights.rs gives its score scale")
+}
 use gogo_rules::attacks::{attacks, king_attacks};
 use gogo_rules::{Bitboard, Color, PieceKind, Position};
 

@@ -1,5 +1,6 @@
 // Tuned by scripts/tune.sh: 71595 positions (7954 held out), lambda 0.5, K 794.2,
 // error 0.043229, held out 0.043067 (pass 52). Frozen since the tuner was removed (see weights.rs).
+// score scale: 790 (fitted to game results by gogo-train --calibrate; the tuner's K was 794).
 Weights {
     board_value: [268, 566, 636, 706, 876, 0, 714, 644, 1196, 1416],
     hand_value: [264, 792, 870, 890, 1206],

@@ -9,9 +9,6 @@ use gogo_usi::datagen::{self, DatagenConfig, DatagenTotals};
 use gogo_usi::{engine, perft_depth, print_perft};
 use std::sync::Arc;
 
-/// The scale of the hand-made evaluation's scores: `sigmoid(score / 800)` fits game results
-/// (the tuner's fitted K was 794).
-const CLASSICAL_SCORE_SCALE: u32 = 800;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -98,6 +95,13 @@ enum Command {
         #[arg(long)]
         bench: bool,
     },
+    /// Print an evaluation's score scale K (a score s wins with chance 1 / (1 + e^(-s / K))),
+    /// from its provenance: fitted to game results by `gogo-train --calibrate`.
+    ScoreScale {
+        /// `classical`, `nnue` (the built-in network) or a network file (its nominal scale).
+        #[arg(long, default_value = "nnue")]
+        eval: String,
+    },
     /// Count the leaves of the legal move tree, per root move.
     Perft {
         /// Depth in plies.
@@ -121,6 +125,16 @@ fn main() -> ExitCode {
             engine::run();
             ExitCode::SUCCESS
         }
+        Some(Command::ScoreScale { eval }) => match parse_evaluation(&eval) {
+            Ok((_, scale)) => {
+                println!("{scale}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("gogo score-scale: {e}");
+                ExitCode::from(2)
+            }
+        },
         Some(Command::Bench {
             depth,
             threads,
@@ -257,11 +271,19 @@ fn main() -> ExitCode {
 }
 
 /// An evaluation named on the command line (`classical`, `nnue` for the built-in network, or
-/// a network file) and the scale of its scores.
+/// a network file) and the scale of its scores: the fitted one from the provenance of the
+/// hand-made evaluation and of the built-in network, the nominal one for another network
+/// (fit it with `gogo-train --calibrate`).
 fn parse_evaluation(text: &str) -> Result<(Evaluation, u32), String> {
     match text {
-        "classical" => Ok((Evaluation::Classical, CLASSICAL_SCORE_SCALE)),
-        "nnue" => Ok((Evaluation::Nnue(Network::embedded()), nnue::SCALE as u32)),
+        "classical" => Ok((
+            Evaluation::Classical,
+            gogo_search::eval::classical_score_scale().round() as u32,
+        )),
+        "nnue" => Ok((
+            Evaluation::Nnue(Network::embedded()),
+            nnue::embedded_score_scale().round() as u32,
+        )),
         path => Network::load(std::path::Path::new(path))
             .map(|net| (Evaluation::Nnue(Arc::new(net)), nnue::SCALE as u32))
             .map_err(|e| format!("{path}: {e}")),

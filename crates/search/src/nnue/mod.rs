@@ -29,7 +29,7 @@ pub mod network;
 mod simd;
 
 pub use accumulator::NnueState;
-pub use network::{Network, NetworkError};
+pub use network::{embedded_score_scale, Network, NetworkError};
 
 /// Number of input features per perspective.
 pub const FEATURES: usize = 520;
@@ -42,3 +42,13 @@ pub const QB: i32 = 1024;
 /// The network's output unit: `sigmoid(output)` is its win probability, and the engine
 /// reports `output · SCALE` as centipawns.
 pub const SCALE: i32 = 400;
+
+/// The number after `score scale:` in a provenance text (a network's `.txt`, the hand-made
+/// evaluation's weights file): the `K` for which `1 / (1 + e^(-score / K))` fits the results
+/// of games the evaluation played, as `gogo-train --calibrate` measured it.
+pub fn score_scale_in(provenance: &str) -> Option<f64> {
+    provenance.lines().find_map(|line| {
+        let rest = line.split("score scale:").nth(1)?;
+        rest.split_whitespace().next()?.parse().ok()
+    })
+}

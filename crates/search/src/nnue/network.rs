@@ -31,6 +31,14 @@ pub const FILE_BYTES: usize =
 /// The network gogo plays with unless told otherwise (`EvalFile`), built into the binary.
 /// How it was made: `nets/README.md` in this crate.
 static EMBEDDED: &[u8] = include_bytes!("../../nets/default.nnue");
+/// How the built-in network was made, and its score scale.
+static EMBEDDED_PROVENANCE: &str = include_str!("../../nets/default.nnue.txt");
+
+/// The built-in network's score scale, from its provenance file (see
+/// [`super::score_scale_in`]): 100 cp of its scores is `1 / (1 + e^(-100 / K))`.
+pub fn embedded_score_scale() -> f64 {
+    super::score_scale_in(EMBEDDED_PROVENANCE).expect("default.nnue.txt gives its score scale")
+}
 
 /// A network file that cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -375,6 +383,17 @@ pub(crate) mod tests {
         ] {
             assert!(e.to_string().len() > 20);
         }
+    }
+
+    #[test]
+    fn the_score_scales_come_from_the_provenance() {
+        assert_eq!(embedded_score_scale(), 323.0);
+        assert_eq!(crate::eval::classical_score_scale(), 790.0);
+        assert_eq!(
+            super::super::score_scale_in("x\nscore scale: 12.5 (why)"),
+            Some(12.5)
+        );
+        assert_eq!(super::super::score_scale_in("no scale here"), None);
     }
 
     #[test]
