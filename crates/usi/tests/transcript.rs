@@ -23,7 +23,10 @@ fn handshake_lists_every_option() {
     e.send("usi");
     let lines = e.expect("usiok", secs(5));
     // The greeting for a terminal comes first, then the answer.
-    assert!(lines[0].starts_with("gogo ") && lines[0].contains("speaking USI"), "{lines:?}");
+    assert!(
+        lines[0].starts_with("gogo ") && lines[0].contains("speaking USI"),
+        "{lines:?}"
+    );
     assert!(lines[1].starts_with("id name gogo"));
     assert!(lines[2].starts_with("id author"));
     for name in [
