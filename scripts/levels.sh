@@ -3,7 +3,7 @@
 # lishogi's level K is current Fairy-Stockfish (scripts/fairy-build.sh) with Skill_Level S,
 # `go movetime M depth D` (shoginet's settings, below); gogo's `Level K` gets `go movetime M`.
 # Balanced openings (scripts/openings.txt), both colours, one thread each. Then each gogo
-# level against the one below it, at the lower level's movetime. Prints the README's table.
+# level against the one below it, at the lower level's movetime. Prints docs/levels.md's table.
 #
 #   scripts/levels.sh [games=100] [levels="1 2 3 4 5 6 7"] [games-for-8-10=40]
 #   STEPS=0 scripts/levels.sh 10 "1 3 5 7"     # a quick look, without the level-to-level matches

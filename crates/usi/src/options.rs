@@ -228,7 +228,7 @@ pub const OPTIONS: &[UsiOption] = &[
         name: "Level",
         aliases: &[],
         kind: OptionType::Spin { default: 0, min: 0, max: skill::MAX_LEVEL as i64 },
-        meaning: "0 full strength; 1 (weakest) to 10 play weaker, as in [Levels](#levels); analysis (`go infinite`) stays at full strength",
+        meaning: "0 full strength; 1 (weakest) to 10 play weaker, as in [Levels](docs/levels.md); analysis (`go infinite`) stays at full strength",
         listed: true,
         set: |o, v| {
             o.level = number(v) as u8;
