@@ -18,7 +18,7 @@
 use crate::line;
 use crate::table::{Entry, ProofTable, TableSizeError, INFINITE};
 use gogo_rules::{Move, MoveList, Position};
-use std::sync::atomic::{AtomicBool, Ordering};
+use gogo_search::SearchControl;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -49,8 +49,8 @@ pub struct MateLimits {
     pub nodes: Option<u64>,
     /// Time budget.
     pub time: Option<Duration>,
-    /// Set from elsewhere to stop at once (USI `stop`).
-    pub stop: Option<Arc<AtomicBool>>,
+    /// Stopped from elsewhere (USI `stop`): the engine's one control for every job.
+    pub stop: Option<Arc<SearchControl>>,
 }
 
 /// What the solver found.
@@ -243,11 +243,7 @@ impl Solver {
             return true;
         }
         if self.nodes & 255 == 0 {
-            let stopped = self
-                .limits
-                .stop
-                .as_ref()
-                .is_some_and(|s| s.load(Ordering::Relaxed));
+            let stopped = self.limits.stop.as_ref().is_some_and(|s| s.stopped());
             let out_of_time = self.limits.time.is_some_and(|t| self.start.elapsed() >= t);
             let out_of_nodes = self.limits.nodes.is_some_and(|n| self.nodes >= n);
             self.aborted = stopped || out_of_time || out_of_nodes;

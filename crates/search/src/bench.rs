@@ -5,10 +5,9 @@ use crate::control::SearchControl;
 use crate::evaluator::Evaluation;
 use crate::game_history::GameHistory;
 use crate::job::{SearchJob, SearchOptions};
-use crate::thread::search;
-use crate::thread_data::ThreadData;
+use crate::searcher::Searcher;
 use crate::time::SearchLimits;
-use crate::tt::{TableSizeError, TranspositionTable};
+use crate::tt::TableSizeError;
 use gogo_rules::{Position, SfenError};
 use std::time::{Duration, Instant};
 
@@ -113,13 +112,14 @@ pub fn run(
         hash_mb,
         ref evaluation,
     } = *config;
-    let tt = TranspositionTable::new(hash_mb).map_err(BenchError::Table)?;
+    let searcher = Searcher::new(hash_mb).map_err(BenchError::Table)?;
     let start = Instant::now();
     let mut nodes = 0;
     for (i, sfen) in POSITIONS.iter().enumerate() {
         let pos =
             Position::from_sfen(sfen).map_err(|error| BenchError::Position { sfen, error })?;
-        tt.clear();
+        // Each position from a fresh table and fresh histories.
+        searcher.new_game();
         let job = SearchJob {
             root: pos.clone(),
             history: GameHistory::from_positions(std::slice::from_ref(&pos)),
@@ -133,8 +133,7 @@ pub fn run(
                 ..Default::default()
             },
         };
-        let mut tds = vec![ThreadData::new(0)];
-        let result = search(&job, &tt, &SearchControl::new(false), &mut tds, &|_| {});
+        let result = searcher.search(&job, &SearchControl::new(false), &|_| {});
         each(i, sfen, result.nodes);
         nodes += result.nodes;
     }

@@ -6,6 +6,7 @@ use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// Shared between the searching threads and whoever controls the search.
+#[derive(Debug)]
 pub struct SearchControl {
     stop: AtomicBool,
     pondering: AtomicBool,
@@ -30,6 +31,11 @@ impl SearchControl {
         let _guard = self.start.lock().unwrap_or_else(|e| e.into_inner());
         self.stop.store(true, Ordering::SeqCst);
         self.released.notify_all();
+    }
+
+    /// The stop flag itself, for work that polls a flag (perft).
+    pub fn stop_flag(&self) -> &AtomicBool {
+        &self.stop
     }
 
     /// Whether a stop was asked for.

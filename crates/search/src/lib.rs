@@ -5,7 +5,8 @@
 //! reductions and futility pruning; a staged move picker; a lock-free transposition table
 //! shared by Lazy SMP threads; and a hand-aware evaluation whose weights live in one module.
 
-// Unsafe code only where it says why it is sound (the SIMD dispatch of the network).
+// Unsafe code only where it says why it is sound (the SIMD dispatch of the network, the
+// helper pool's borrowed jobs).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -20,8 +21,10 @@ pub mod job;
 pub mod movepick;
 pub mod nnue;
 pub mod params;
+pub mod pool;
 pub mod report;
 mod search;
+pub mod searcher;
 pub mod see;
 pub mod skill;
 pub mod thread;
@@ -36,7 +39,7 @@ pub use evaluator::{Evaluation, Evaluator};
 pub use game_history::GameHistory;
 pub use job::{SearchJob, SearchOptions};
 pub use report::{SearchInfo, SearchResult};
-pub use thread::search;
+pub use searcher::{SearchContext, Searcher};
 pub use thread_data::ThreadData;
 pub use time::{SearchLimits, TimeBudget};
 pub use tt::TranspositionTable;

@@ -661,6 +661,7 @@ impl<'a> Worker<'a> {
                         (-INFINITE, INFINITE)
                     };
                 loop {
+                    let full_window = alpha <= -INFINITE && beta >= INFINITE;
                     let score = self.root_search(search_depth, alpha, beta, pv_index);
                     self.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                     if self.control.stopped() {
@@ -677,12 +678,14 @@ impl<'a> Worker<'a> {
                         None
                     };
                     match bound {
+                        // Nothing to widen: whatever the full window gave stands.
                         None => break,
+                        Some(_) if full_window => break,
                         Some(b) => {
                             if self.td.id == 0 && self.control.elapsed() > Duration::from_secs(2) {
                                 self.report(search_depth, pv_index, Some(b), report);
                             }
-                            delta += delta / 2;
+                            delta = (delta + delta / 2).min(INFINITE);
                         }
                     }
                 }

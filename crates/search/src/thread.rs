@@ -1,8 +1,10 @@
-//! Lazy SMP: the threads of one search, launched together, sharing only the transposition
-//! table and the [`SearchControl`]; then the best thread's answer and the move to ponder.
+//! Lazy SMP: the threads of one search, the caller's and the pool's helpers, sharing only
+//! the transposition table and the [`SearchControl`]; then the best thread's answer and the
+//! move to ponder. [`crate::Searcher`] owns what it needs.
 
 use crate::control::SearchControl;
 use crate::job::SearchJob;
+use crate::pool::HelperPool;
 use crate::report::{SearchInfo, SearchResult};
 use crate::search::{RootMove, Worker};
 use crate::thread_data::ThreadData;
@@ -23,13 +25,15 @@ fn cores() -> usize {
 type Finished = (ThreadData, Vec<RootMove>);
 
 /// Searches `job.root` and returns the best move. `report` receives the main thread's `info`
-/// lines. The threads (one [`ThreadData`] each in `threads`, grown or shrunk to the number
-/// asked for and kept for the next search) share only `tt` and `control`.
-pub fn search(
+/// lines. The calling thread is the main thread; the helpers run on `helpers`. The threads
+/// (one [`ThreadData`] each in `threads`, grown or shrunk to the number asked for and kept
+/// for the next search) share only `tt` and `control`.
+pub(crate) fn search(
     job: &SearchJob,
     tt: &TranspositionTable,
     control: &SearchControl,
     threads: &mut Vec<ThreadData>,
+    helpers: &HelperPool,
     report: &dyn Fn(SearchInfo),
 ) -> SearchResult {
     let SearchJob {
@@ -88,28 +92,29 @@ pub fn search(
     };
 
     let mut taken: Vec<ThreadData> = std::mem::take(threads);
-    let helpers: Vec<ThreadData> = taken.split_off(1);
+    let helper_tds: Vec<ThreadData> = taken.split_off(1);
     let main_td = taken.pop().expect("main thread data");
-    let (main, helpers_done): (Finished, Vec<Finished>) = std::thread::scope(|scope| {
-        let handles: Vec<_> = helpers
-            .into_iter()
-            .map(|td| {
-                let mut worker = make_worker(td);
-                scope.spawn(move || {
-                    worker.iterate(&|_| {});
-                    (worker.td, worker.root_moves)
-                })
-            })
-            .collect();
+    let helper_jobs: Vec<Box<dyn FnOnce() -> Finished + Send + '_>> = helper_tds
+        .into_iter()
+        .map(|td| {
+            let mut worker = make_worker(td);
+            Box::new(move || {
+                worker.iterate(&|_| {});
+                (worker.td, worker.root_moves)
+            }) as Box<dyn FnOnce() -> Finished + Send + '_>
+        })
+        .collect();
+    let (main, helpers_done) = helpers.scoped(helper_jobs, || {
         let mut main = make_worker(main_td);
         main.iterate(report);
         // Infinite and ponder searches answer only after `stop` (or `ponderhit`); the helpers
         // search on meanwhile.
         control.wait_for_release(limits.infinite);
         control.stop();
-        let helpers_done = handles.into_iter().filter_map(|h| h.join().ok()).collect();
-        ((main.td, main.root_moves), helpers_done)
+        (main.td, main.root_moves)
     });
+    // A helper that panicked (a bug) leaves its data behind: it starts afresh next time.
+    let helpers_done: Vec<Finished> = helpers_done.into_iter().flatten().collect();
     let total: u64 = node_counts
         .iter()
         .map(|n| n.load(Ordering::Relaxed))

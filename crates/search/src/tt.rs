@@ -7,6 +7,7 @@
 //! chosen by the high bits of a multiplication of the key (the "multiply-high" index), so the
 //! low key bits stay free to verify. Mate scores are stored relative to the node.
 
+use crate::value::INFINITE;
 use gogo_rules::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -58,10 +59,17 @@ fn unpack(data: u64) -> Option<TtEntry> {
         3 => Bound::Exact,
         _ => return None,
     };
+    let score = (data >> 16) as u16 as i16 as i32;
+    let eval = (data >> 32) as u16 as i16 as i32;
+    // The search stores nothing beyond ±INFINITE: such a value is a torn write or another
+    // key's data, and would send the aspiration loop past every window.
+    if score.abs() > INFINITE || eval.abs() > INFINITE {
+        return None;
+    }
     Some(TtEntry {
         mv: Move::from_bits(data as u16),
-        score: (data >> 16) as u16 as i16 as i32,
-        eval: (data >> 32) as u16 as i16 as i32,
+        score,
+        eval,
         depth: ((data >> 48) & 0xff) as i32 - DEPTH_OFFSET,
         bound,
     })
@@ -322,6 +330,21 @@ mod tests {
         let check = key ^ pack("P*3c".parse().ok(), 1, 2, 3, Bound::Exact, 0);
         tt.corrupt_for_test(key, check, other);
         assert_eq!(tt.probe(key), None);
+    }
+
+    #[test]
+    fn scores_beyond_infinite_read_as_misses() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let key = 0x0bad_5eed_0000_0001;
+        for (score, eval, kept) in [
+            (i16::MAX as i32, 0, false),
+            (0, -32_767, false),
+            (-INFINITE, -INFINITE, true),
+        ] {
+            let data = pack(None, score, eval, 3, Bound::Exact, 0);
+            tt.corrupt_for_test(key, key ^ data, data);
+            assert_eq!(tt.probe(key).is_some(), kept, "score {score}, eval {eval}");
+        }
     }
 
     #[test]

@@ -4,12 +4,11 @@
 use gogo_rules::{Position, RuleSet};
 use gogo_search::bench::POSITIONS;
 use gogo_search::{
-    search, GameHistory, SearchControl, SearchInfo, SearchJob, SearchLimits, SearchOptions,
-    ThreadData, TranspositionTable,
+    GameHistory, SearchControl, SearchInfo, SearchJob, SearchLimits, SearchOptions, Searcher,
 };
 use std::sync::Mutex;
 
-fn run(pos: &Position, threads: usize, depth: i32, tt: &TranspositionTable) {
+fn run(pos: &Position, threads: usize, depth: i32, searcher: &Searcher) {
     let job = SearchJob {
         root: pos.clone(),
         history: GameHistory::from_positions(std::slice::from_ref(pos)),
@@ -24,11 +23,11 @@ fn run(pos: &Position, threads: usize, depth: i32, tt: &TranspositionTable) {
         },
     };
     let control = SearchControl::new(false);
-    let mut tds = vec![ThreadData::new(0)];
     let infos = Mutex::new(Vec::new());
     let report = |info: SearchInfo| infos.lock().unwrap().push(info);
-    let result = search(&job, tt, &control, &mut tds, &report);
-    assert_eq!(tds.len(), threads);
+    let result = searcher.search(&job, &control, &report);
+    // The helpers are the pool's, started once.
+    assert!(searcher.context().helper_threads() >= threads - 1);
     let legal = pos.legal_moves();
     match result.best {
         Some(best) => assert!(legal.contains(best), "{pos}: {best}"),
@@ -49,16 +48,22 @@ fn run(pos: &Position, threads: usize, depth: i32, tt: &TranspositionTable) {
 
 #[test]
 fn many_threads_many_positions_legal_moves_and_pvs() {
-    let tt = TranspositionTable::new(8).unwrap();
+    let searcher = Searcher::new(8).unwrap();
     for sfen in POSITIONS {
         let pos = Position::from_sfen(sfen).unwrap();
-        run(&pos, 4, 6, &tt);
+        run(&pos, 4, 6, &searcher);
     }
+    assert_eq!(
+        searcher.context().helper_threads(),
+        3,
+        "no thread started per search"
+    );
 }
 
 #[test]
 fn garbage_in_the_table_is_never_played() {
-    let tt = TranspositionTable::new(1).unwrap();
+    let searcher = Searcher::new(1).unwrap();
+    let tt = searcher.context().table();
     for (i, sfen) in POSITIONS.iter().enumerate().take(12) {
         let pos = Position::from_sfen(sfen).unwrap();
         // Entries that verify against the key but carry arbitrary moves and scores, as a
@@ -74,7 +79,7 @@ fn garbage_in_the_table_is_never_played() {
             if let Some(key) = child_key {
                 tt.corrupt_for_test(key, key ^ data, data);
             }
-            run(&pos, 2, 3, &tt);
+            run(&pos, 2, 3, &searcher);
         }
     }
 }

@@ -13,8 +13,7 @@ use gogo_rules::{Game, Outcome, Position, Rng, RuleSet};
 use gogo_search::nnue::data::{self, GameResult, Record};
 use gogo_search::value::MATE_IN_MAX_PLY;
 use gogo_search::{
-    search, Evaluation, GameHistory, SearchControl, SearchJob, SearchLimits, SearchOptions,
-    ThreadData, TranspositionTable,
+    Evaluation, GameHistory, SearchControl, SearchJob, SearchLimits, SearchOptions, Searcher,
 };
 use rayon::prelude::*;
 use std::io::Write;
@@ -69,10 +68,9 @@ struct FinishedGame {
     plies: usize,
 }
 
-/// A search thread's state, kept from game to game.
+/// A game thread's searcher, kept from game to game.
 struct Player {
-    tt: TranspositionTable,
-    threads: Vec<ThreadData>,
+    searcher: Searcher,
 }
 
 impl Player {
@@ -90,13 +88,9 @@ impl Player {
                 ..Default::default()
             },
         };
-        let result = search(
-            &job,
-            &self.tt,
-            &SearchControl::new(false),
-            &mut self.threads,
-            &|_| {},
-        );
+        let result = self
+            .searcher
+            .search(&job, &SearchControl::new(false), &|_| {});
         (result.best, result.score)
     }
 }
@@ -140,10 +134,7 @@ fn result_for(outcome: Option<Outcome>, side: gogo_rules::Color) -> GameResult {
 /// Plays game `index` to its end.
 fn play_game(index: usize, config: &DatagenConfig, player: &mut Player) -> FinishedGame {
     let mut rng = Rng::new(config.seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    player.tt.clear();
-    for td in &mut player.threads {
-        td.clear();
-    }
+    player.searcher.new_game();
     let mut game = opening(index, config, &mut rng, player);
     // Positions kept so far, with their side to move; results are known at the end.
     let mut kept: Vec<(Position, i16, gogo_rules::Color, usize)> = Vec::new();
@@ -210,9 +201,8 @@ pub fn run(
             pool.install(|| {
                 (0..config.games).into_par_iter().for_each_init(
                     || Player {
-                        tt: TranspositionTable::new(config.hash_mb)
+                        searcher: Searcher::new(config.hash_mb)
                             .expect("the table size was checked"),
-                        threads: vec![ThreadData::new(0)],
                     },
                     |player, index| {
                         let _ = tx.send(play_game(index, config, player));

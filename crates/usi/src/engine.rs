@@ -4,7 +4,6 @@
 //! Every bad line (unknown command, bad option value, malformed or illegal `position`) is
 //! answered with an `info string` and changes nothing.
 
-use crate::job_thread::{Done, JobThread};
 use crate::options::{usi_options, Options};
 use gogo_mate::{MateLimits, MateProgress, MateResult, Solver};
 use gogo_protocol::{
@@ -15,8 +14,8 @@ use gogo_rules::{Move, MoveError, Position, Rng, SfenError};
 use gogo_search::skill;
 use gogo_search::tt::Bound;
 use gogo_search::{
-    search, time::TimeBudget, Evaluation, GameHistory, Score, SearchControl, SearchInfo, SearchJob,
-    SearchLimits, SearchOptions, ThreadData, TranspositionTable,
+    pool::Done, time::TimeBudget, Evaluation, GameHistory, Score, SearchContext, SearchControl,
+    SearchInfo, SearchJob, SearchLimits, SearchOptions, Searcher,
 };
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -85,9 +84,8 @@ impl Write for LineWriter {
 
 /// A game search, a mate search or a perft running in the background.
 struct RunningSearch {
+    /// Stops it, whatever the job (search, mate, perft).
     control: Arc<SearchControl>,
-    /// The stop flag of the jobs that have no [`SearchControl`] of their own (mate, perft).
-    job_stop: Arc<AtomicBool>,
     /// Signalled when its job on the search thread has ended.
     done: Done,
     /// Set once `bestmove` (or `checkmate`) is out: the job is about to end.
@@ -99,16 +97,14 @@ struct RunningSearch {
 pub struct UsiEngine {
     out: Output,
     options: Options,
-    tt: Arc<TranspositionTable>,
+    /// The table, the threads' data and the threads searches run on.
+    searcher: Searcher,
     tt_size_mb: usize,
-    threads: Arc<Mutex<Vec<ThreadData>>>,
     /// The start position and every position after it, the current last.
     positions: Vec<Position>,
     search: Option<RunningSearch>,
     /// The mate solver and the table size it was made with, made at the first `go mate`.
     mate: Option<(usize, Arc<Mutex<Solver>>)>,
-    /// The thread searches run on, started at the first `go`.
-    search_thread: Option<JobThread>,
     /// Chance for the strength levels: seeded from the clock, so that games differ.
     rng: Rng,
     /// Tests set this to make the next search panic after its first report.
@@ -121,17 +117,15 @@ impl UsiEngine {
     /// again at `isready` after a size change.
     pub fn new(out: Output) -> UsiEngine {
         let options = Options::default();
-        let tt = TranspositionTable::new(options.hash_mb).expect("the default table fits");
+        let searcher = Searcher::new(options.hash_mb).expect("the default table fits");
         UsiEngine {
             out,
             tt_size_mb: options.hash_mb,
             options,
-            tt: Arc::new(tt),
-            threads: Arc::new(Mutex::new(vec![ThreadData::new(0)])),
+            searcher,
             positions: vec![Position::startpos()],
             search: None,
             mate: None,
-            search_thread: None,
             rng: Rng::new(clock_seed()),
             #[cfg(test)]
             inject_panic: Arc::default(),
@@ -178,15 +172,7 @@ impl UsiEngine {
             GuiCommand::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             GuiCommand::UsiNewGame => {
                 self.stop_search();
-                self.tt.clear();
-                for td in self
-                    .threads
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .iter_mut()
-                {
-                    td.clear();
-                }
+                self.searcher.new_game();
                 // The mate table too, as the search's table: a new game starts afresh, and
                 // a cleared table is small again (see gogo_mate::table).
                 if let Some((_, solver)) = &self.mate {
@@ -252,7 +238,7 @@ impl UsiEngine {
             self.out.info_string(&format!("error: {e}"));
         }
         if std::mem::take(&mut self.options.clear_hash) {
-            self.tt.clear();
+            self.searcher.context().table().clear();
         }
     }
 
@@ -261,11 +247,8 @@ impl UsiEngine {
         if self.options.hash_mb == self.tt_size_mb {
             return;
         }
-        match TranspositionTable::new(self.options.hash_mb) {
-            Ok(tt) => {
-                self.tt = Arc::new(tt);
-                self.tt_size_mb = self.options.hash_mb;
-            }
+        match self.searcher.resize_table(self.options.hash_mb) {
+            Ok(()) => self.tt_size_mb = self.options.hash_mb,
             Err(e) => {
                 self.out.info_string(&format!(
                     "error: {e}; keeping the {} MiB table",
@@ -355,8 +338,6 @@ impl UsiEngine {
             limits,
             options,
         };
-        let tt = Arc::clone(&self.tt);
-        let threads = Arc::clone(&self.threads);
         let out = self.out.clone();
         let thread_control = Arc::clone(&control);
         // A game move on the clock first asks the mate solver, briefly: a forced mate by
@@ -390,7 +371,7 @@ impl UsiEngine {
         };
         #[cfg(test)]
         let inject_panic = Arc::clone(&self.inject_panic);
-        self.spawn_search("search", control, Arc::default(), on_panic, move || {
+        self.spawn_search("search", control, on_panic, move |searcher| {
             if let Some(solver) = probe {
                 let mut solver = solver.lock().unwrap_or_else(|e| e.into_inner());
                 if let Some(line) = mate_probe(&mut solver, &job.root, probe_time) {
@@ -408,7 +389,6 @@ impl UsiEngine {
                     return;
                 }
             }
-            let mut tds = threads.lock().unwrap_or_else(|e| e.into_inner());
             let report = |info: SearchInfo| {
                 if let (1, Some(&mv)) = (info.multipv, info.pv.first()) {
                     *last_best.lock().unwrap_or_else(|e| e.into_inner()) = Some(mv);
@@ -419,7 +399,7 @@ impl UsiEngine {
                     panic!("a panic injected by a test");
                 }
             };
-            let result = search(&job, &tt, &thread_control, &mut tds, &report);
+            let result = searcher.search(&job, &thread_control, &report);
             let chosen = level.and_then(|l| l.choose(&result.lines, &mut chance));
             let (best, ponder) = match chosen {
                 Some(mv) if Some(mv) != result.best => (Some(mv), None),
@@ -439,21 +419,20 @@ impl UsiEngine {
             self.out.send(&EngineMessage::Checkmate(Checkmate::Timeout));
             return;
         };
-        let stop = Arc::new(AtomicBool::new(false));
+        let control = Arc::new(SearchControl::new(false));
         let limits = MateLimits {
             time: match limit {
                 MateLimit::Millis(ms) => Some(Duration::from_millis(ms)),
                 MateLimit::Infinite => None,
             },
-            stop: Some(Arc::clone(&stop)),
+            stop: Some(Arc::clone(&control)),
             nodes: None,
         };
         let root = self.position().clone();
         let out = self.out.clone();
-        let control = Arc::new(SearchControl::new(false));
         let fallback_out = self.out.clone();
         let on_panic = move || fallback_out.send(&EngineMessage::Checkmate(Checkmate::Timeout));
-        self.spawn_search("mate", control, stop, on_panic, move || {
+        self.spawn_search("mate", control, on_panic, move |_| {
             let mut solver = solver.lock().unwrap_or_else(|e| e.into_inner());
             let mut progress = |p: &MateProgress| {
                 out.send(&EngineMessage::Info(mate_info(
@@ -487,21 +466,19 @@ impl UsiEngine {
             }
         };
         let root = self.position().clone();
-        let stop = Arc::new(AtomicBool::new(false));
-        let job_stop = Arc::clone(&stop);
         let out = self.out.clone();
         let control = Arc::new(SearchControl::new(false));
+        let job_control = Arc::clone(&control);
         self.spawn_search(
             "perft",
             control,
-            stop,
             || {},
-            move || {
+            move |_| {
                 let mut lines = LineWriter {
                     out,
                     pending: Vec::new(),
                 };
-                let _ = crate::print_perft(&mut lines, &root, depth, &job_stop);
+                let _ = crate::print_perft(&mut lines, &root, depth, job_control.stop_flag());
             },
         );
     }
@@ -536,50 +513,34 @@ impl UsiEngine {
         &mut self,
         name: &str,
         control: Arc<SearchControl>,
-        job_stop: Arc<AtomicBool>,
         on_panic: impl FnOnce() + Send + 'static,
-        work: impl FnOnce() + Send + 'static,
+        work: impl FnOnce(&SearchContext) + Send + 'static,
     ) {
-        if self.search_thread.is_none() {
-            match JobThread::new("search") {
-                Ok(thread) => self.search_thread = Some(thread),
-                Err(e) => {
-                    self.out
-                        .info_string(&format!("error: cannot start the search thread: {e}"));
-                    return;
-                }
-            }
-        }
         let answered = Arc::new(AtomicBool::new(false));
         let job_answered = Arc::clone(&answered);
         let out = self.out.clone();
         let job_name = name.to_string();
-        let queued = self.search_thread.as_ref().and_then(|t| {
-            t.run(move || {
-                if let Err(panic) = catch_unwind(AssertUnwindSafe(work)) {
-                    out.info_string(&format!(
-                        "error: the {job_name} failed: {}",
-                        panic_message(panic.as_ref())
-                    ));
-                    on_panic();
-                }
-                job_answered.store(true, Ordering::SeqCst);
-            })
+        let queued = self.searcher.run(move |searcher| {
+            if let Err(panic) = catch_unwind(AssertUnwindSafe(|| work(searcher))) {
+                out.info_string(&format!(
+                    "error: the {job_name} failed: {}",
+                    panic_message(panic.as_ref())
+                ));
+                on_panic();
+            }
+            job_answered.store(true, Ordering::SeqCst);
         });
         match queued {
-            Some(done) => {
+            Ok(done) => {
                 self.search = Some(RunningSearch {
                     control,
-                    job_stop,
                     done,
                     answered,
                 })
             }
-            None => {
-                self.search_thread = None;
-                self.out
-                    .info_string(&format!("error: the search thread is gone ({name})"));
-            }
+            Err(e) => self
+                .out
+                .info_string(&format!("error: cannot run the {name}: {e}")),
         }
     }
 
@@ -600,7 +561,6 @@ impl UsiEngine {
     fn stop_search(&mut self) {
         if let Some(s) = self.search.take() {
             s.control.stop();
-            s.job_stop.store(true, Ordering::SeqCst);
             s.control.ponderhit(); // a pondering search waits for either; stop wins
             s.done.wait();
         }

@@ -6,7 +6,6 @@
 pub mod datagen;
 pub mod engine;
 pub mod fuzz_checks;
-pub mod job_thread;
 pub mod options;
 
 use gogo_rules::{perft_until, Position, MAX_PERFT_DEPTH};

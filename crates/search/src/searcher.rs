@@ -1,0 +1,121 @@
+//! [`Searcher`]: the one owner of what a search needs, as Stockfish's thread pool is: the
+//! transposition table, each thread's [`ThreadData`], the Lazy SMP helper threads and the
+//! thread the engine's jobs run on, all kept for the Searcher's life. The engine, data
+//! generation, the bench and the tests search through it.
+
+use crate::control::SearchControl;
+use crate::job::SearchJob;
+use crate::pool::{Done, HelperPool, JobThread};
+use crate::report::{SearchInfo, SearchResult};
+use crate::thread_data::ThreadData;
+use crate::tt::{TableSizeError, TranspositionTable};
+use std::sync::{Arc, Mutex};
+
+/// What a search uses, shared with the jobs that run on the Searcher's thread.
+#[derive(Clone)]
+pub struct SearchContext {
+    tt: Arc<TranspositionTable>,
+    threads: Arc<Mutex<Vec<ThreadData>>>,
+    helpers: Arc<HelperPool>,
+}
+
+impl SearchContext {
+    /// Searches `job` on the calling thread (the main thread) and the helpers, until its
+    /// limits or `control` end it; `report` receives the main thread's `info` lines.
+    pub fn search(
+        &self,
+        job: &SearchJob,
+        control: &SearchControl,
+        report: &dyn Fn(SearchInfo),
+    ) -> SearchResult {
+        let mut threads = self.threads.lock().unwrap_or_else(|e| e.into_inner());
+        crate::thread::search(job, &self.tt, control, &mut threads, &self.helpers, report)
+    }
+
+    /// The transposition table.
+    pub fn table(&self) -> &TranspositionTable {
+        &self.tt
+    }
+
+    /// Helper threads started so far (a search starts none once there are enough).
+    pub fn helper_threads(&self) -> usize {
+        self.helpers.len()
+    }
+}
+
+/// The owner of the search's table, thread data and threads.
+pub struct Searcher {
+    context: SearchContext,
+    /// The thread the engine's jobs run on, started at the first job.
+    jobs: Option<JobThread>,
+}
+
+impl Searcher {
+    /// A searcher with a table of `hash_mb` MiB and the data of one thread.
+    pub fn new(hash_mb: usize) -> Result<Searcher, TableSizeError> {
+        Ok(Searcher {
+            context: SearchContext {
+                tt: Arc::new(TranspositionTable::new(hash_mb)?),
+                threads: Arc::new(Mutex::new(vec![ThreadData::new(0)])),
+                helpers: Arc::default(),
+            },
+            jobs: None,
+        })
+    }
+
+    /// Searches on the calling thread: see [`SearchContext::search`].
+    pub fn search(
+        &self,
+        job: &SearchJob,
+        control: &SearchControl,
+        report: &dyn Fn(SearchInfo),
+    ) -> SearchResult {
+        self.context.search(job, control, report)
+    }
+
+    /// What a job on the Searcher's thread searches with.
+    pub fn context(&self) -> &SearchContext {
+        &self.context
+    }
+
+    /// Runs `job` on the Searcher's own thread (started at the first job, with a stack
+    /// deep enough for the search and the mate solver), after the jobs queued before it.
+    pub fn run(
+        &mut self,
+        job: impl FnOnce(&SearchContext) + Send + 'static,
+    ) -> std::io::Result<Done> {
+        if self.jobs.is_none() {
+            self.jobs = Some(JobThread::new("search")?);
+        }
+        let context = self.context.clone();
+        let thread = self.jobs.as_ref().expect("started above");
+        match thread.run(move || job(&context)) {
+            Some(done) => Ok(done),
+            None => {
+                self.jobs = None;
+                Err(std::io::Error::other("the search thread is gone"))
+            }
+        }
+    }
+
+    /// A table of `hash_mb` MiB instead (only between searches); the old one is kept when
+    /// that size cannot be had.
+    pub fn resize_table(&mut self, hash_mb: usize) -> Result<(), TableSizeError> {
+        self.context.tt = Arc::new(TranspositionTable::new(hash_mb)?);
+        Ok(())
+    }
+
+    /// A new game: the table and every thread's histories are emptied.
+    pub fn new_game(&self) {
+        self.context.tt.clear();
+        for td in self
+            .context
+            .threads
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter_mut()
+        {
+            td.clear();
+        }
+    }
+}
