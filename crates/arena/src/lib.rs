@@ -14,7 +14,7 @@ pub mod stats;
 pub use gogo_protocol::EngineSpec;
 use gogo_protocol::{EngineClient, GuiCommand};
 use gogo_rules::{parse_usi_position, Color, Game, Position, RuleSet};
-use referee::{play_game, GameRecord, GameSettings, PonderRecord, Termination};
+use referee::{play_game, Ending, GameRecord, GameSettings, PonderRecord};
 use stats::{Pentanomial, Sprt, SprtDecision, Tally};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
@@ -64,7 +64,7 @@ impl MatchGame {
 
     /// The result for engine 0: 1, 0.5 or 0.
     pub fn points_for_first(&self) -> f64 {
-        match self.record.termination.winner() {
+        match self.record.ending.winner() {
             None => 0.5,
             Some(c) if self.engine_of(c) == 0 => 1.0,
             Some(_) => 0.0,
@@ -98,11 +98,11 @@ pub struct EngineTotals {
 pub fn engine_totals(games: &[MatchGame]) -> [EngineTotals; 2] {
     let mut totals = [EngineTotals::default(); 2];
     for g in games {
-        match &g.record.termination {
-            Termination::TimeForfeit(c) => totals[g.engine_of(*c)].faults.time_forfeits += 1,
-            Termination::IllegalMove(c, _) => totals[g.engine_of(*c)].faults.illegal_moves += 1,
-            Termination::Malformed(c, _) => totals[g.engine_of(*c)].faults.malformed_lines += 1,
-            Termination::Crash(c) => totals[g.engine_of(*c)].faults.crashes += 1,
+        match &g.record.ending {
+            Ending::Time(c) => totals[g.engine_of(*c)].faults.time_forfeits += 1,
+            Ending::IllegalMove(c, _) => totals[g.engine_of(*c)].faults.illegal_moves += 1,
+            Ending::Malformed(c, _) => totals[g.engine_of(*c)].faults.malformed_lines += 1,
+            Ending::EngineFailure(c, _) => totals[g.engine_of(*c)].faults.crashes += 1,
             _ => {}
         }
         for color in Color::ALL {
@@ -264,7 +264,7 @@ pub fn run_match(
                     let (a, b) = (a.as_mut().expect("alive"), b.as_mut().expect("alive"));
                     let players = if sente_engine == 0 { [a, b] } else { [b, a] };
                     let record = play_game(players, game, &config.settings);
-                    if let Some(side) = record.termination.failed_engine() {
+                    if let Some(side) = record.ending.failed_engine() {
                         // Ended (killed and reaped) now; started again for the next game.
                         let k = if side == Color::Sente {
                             sente_engine

@@ -121,12 +121,12 @@ fn main() -> ExitCode {
         eprintln!(
             "game {:>4}/{total}: {} ({}), score {}-{}-{} ({:.1}%), elo {:+.1} +/- {:.1}",
             last.index + 1,
-            match last.record.termination.winner() {
+            match last.record.ending.winner() {
                 Some(gogo_rules::Color::Sente) => "1-0",
                 Some(gogo_rules::Color::Gote) => "0-1",
                 None => "1/2",
             },
-            last.record.termination.reason(),
+            last.record.ending.reason(),
             t.wins,
             t.losses,
             t.draws,
@@ -203,7 +203,7 @@ fn main() -> ExitCode {
         *reasons
             .entry(
                 g.record
-                    .termination
+                    .ending
                     .reason()
                     .split(' ')
                     .next()

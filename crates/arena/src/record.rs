@@ -1,47 +1,18 @@
 //! Game records: KIF (as shogi software reads it) and one JSON object per game.
 
-use crate::referee::{GameRecord, Termination};
+use crate::referee::GameRecord;
 use gogo_rules::kif::{write_kif, KifInfo};
-use gogo_rules::{Color, DrawReason, Move, Outcome, WinReason};
+use gogo_rules::{Color, Move};
 use std::fmt::Write;
 
 /// One game as KIF text (the rules crate's writer), with its end and result.
 pub fn kif(record: &GameRecord, sente: &str, gote: &str) -> String {
     let moves: Vec<Move> = record.moves.iter().map_while(|m| m.parse().ok()).collect();
-    let ending = match &record.termination {
-        Termination::Resign(_) => "投了",
-        Termination::TimeForfeit(_) => "切れ負け",
-        Termination::IllegalMove(..) | Termination::Malformed(..) => "反則負け",
-        Termination::Rules(o) => match o {
-            Outcome::Win {
-                reason: WinReason::Checkmate | WinReason::NoLegalMoves,
-                ..
-            } => "詰み",
-            Outcome::Draw {
-                reason: DrawReason::PlyLimit,
-            } => "持将棋",
-            _ => "千日手",
-        },
-        Termination::Crash(_) | Termination::Adjudicated(_) => "中断",
-    };
-    let n = record.moves.len();
-    let summary = match record.termination.winner() {
-        Some(c) => format!(
-            "まで{n}手で{}の勝ち（{}）",
-            if c == Color::Sente {
-                "先手"
-            } else {
-                "後手"
-            },
-            record.termination.reason()
-        ),
-        None => format!("まで{n}手で引き分け（{}）", record.termination.reason()),
-    };
     let info = KifInfo {
         sente: sente.into(),
         gote: gote.into(),
-        ending: Some(ending.into()),
-        summary: Some(summary),
+        ending: Some(record.ending.kif_word().into()),
+        summary: Some(record.ending.kif_summary(record.moves.len())),
         comments: Vec::new(),
     };
     write_kif(&record.start, &moves, &info)
@@ -72,14 +43,10 @@ pub fn json_line(
     sente: &str,
     gote: &str,
 ) -> String {
-    let result = match record.termination.winner() {
-        Some(Color::Sente) => "1-0",
-        Some(Color::Gote) => "0-1",
-        None => "1/2-1/2",
-    };
+    let result = record.ending.result();
     let moves: Vec<String> = record.moves.iter().map(|m| json_string(m)).collect();
     let times: Vec<String> = record.times_ms.iter().map(|t| t.to_string()).collect();
-    let winner = match record.termination.winner() {
+    let winner = match record.ending.winner() {
         Some(Color::Sente) => json_string("sente"),
         Some(Color::Gote) => json_string("gote"),
         None => "null".into(),
@@ -95,7 +62,7 @@ pub fn json_line(
         moves.join(","),
         json_string(result),
         winner,
-        json_string(&record.termination.reason()),
+        json_string(&record.ending.reason()),
         times.join(",")
     )
 }

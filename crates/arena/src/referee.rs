@@ -1,160 +1,12 @@
 //! Plays one game between two engines, keeping the clocks and judging every move with the
 //! rules crate.
 
-use gogo_protocol::{BestMove, ClientError, EngineClient, GoCommand, GuiCommand, Info, InfoScore};
-use gogo_rules::{Color, Game, Move, Outcome, Position, RuleSet};
-use std::fmt;
+use gogo_protocol::{
+    BestMove, ClientError, Clock, EngineClient, GoCommand, GuiCommand, Info, InfoScore,
+};
+pub use gogo_protocol::{Ending, TimeControl};
+use gogo_rules::{Color, Game, Move, Position, RuleSet};
 use std::time::{Duration, Instant};
-
-/// A time control.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TimeControl {
-    /// Main time (possibly zero) then a fixed byoyomi per move.
-    Byoyomi {
-        /// Main time, spent first.
-        main: Duration,
-        /// Time per move once the main time is gone (lost if not used).
-        byoyomi: Duration,
-    },
-    /// Main time plus an increment after each move.
-    Fischer {
-        /// Time at the start.
-        main: Duration,
-        /// Time added after each move.
-        increment: Duration,
-    },
-    /// A fixed time per move.
-    MoveTime(Duration),
-    /// A fixed node count per move (no clock).
-    Nodes(u64),
-    /// A fixed depth per move (no clock).
-    Depth(u32),
-}
-
-/// Time-control text that cannot be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ParseTimeControlError {
-    /// Not `kind=value`.
-    NotKindValue(String),
-    /// A kind other than byoyomi, fischer, movetime, nodes and depth.
-    UnknownKind(String),
-    /// A value that is not a whole number (of milliseconds, nodes or plies).
-    BadNumber(String),
-}
-
-impl fmt::Display for ParseTimeControlError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParseTimeControlError::NotKindValue(text) => {
-                write!(f, "tc: '{text}' is not kind=value")
-            }
-            ParseTimeControlError::UnknownKind(kind) => write!(
-                f,
-                "tc: unknown kind '{kind}' (byoyomi, fischer, movetime, nodes, depth)"
-            ),
-            ParseTimeControlError::BadNumber(value) => {
-                write!(f, "tc: '{value}' is not a whole number")
-            }
-        }
-    }
-}
-
-impl std::error::Error for ParseTimeControlError {}
-
-impl std::str::FromStr for TimeControl {
-    type Err = ParseTimeControlError;
-
-    /// `byoyomi=200`, `byoyomi=10000+200` (main+byoyomi, ms), `fischer=1000+10`,
-    /// `movetime=100`, `nodes=20000`, `depth=6`.
-    fn from_str(text: &str) -> Result<TimeControl, ParseTimeControlError> {
-        let (kind, value) = text
-            .split_once('=')
-            .ok_or_else(|| ParseTimeControlError::NotKindValue(text.to_string()))?;
-        fn number<T: std::str::FromStr>(v: &str) -> Result<T, ParseTimeControlError> {
-            v.parse()
-                .map_err(|_| ParseTimeControlError::BadNumber(v.to_string()))
-        }
-        let ms = |v: &str| number(v).map(Duration::from_millis);
-        // `a+b`, or `b` alone with `a` as given.
-        let pair = |v: &str, alone_is_second: bool| match v.split_once('+') {
-            Some((a, b)) => Ok((ms(a)?, ms(b)?)),
-            None if alone_is_second => Ok((Duration::ZERO, ms(v)?)),
-            None => Ok((ms(v)?, Duration::ZERO)),
-        };
-        Ok(match kind {
-            "byoyomi" => {
-                let (main, byoyomi) = pair(value, true)?;
-                TimeControl::Byoyomi { main, byoyomi }
-            }
-            "fischer" => {
-                let (main, increment) = pair(value, false)?;
-                TimeControl::Fischer { main, increment }
-            }
-            "movetime" => TimeControl::MoveTime(ms(value)?),
-            "nodes" => TimeControl::Nodes(number(value)?),
-            "depth" => TimeControl::Depth(number(value)?),
-            _ => return Err(ParseTimeControlError::UnknownKind(kind.to_string())),
-        })
-    }
-}
-
-/// How a game ended, as the arena records it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Termination {
-    /// By the rules (mate, no moves, repetition, perpetual check, ply limit).
-    Rules(Outcome),
-    /// The side to move resigned.
-    Resign(Color),
-    /// The side to move played an illegal move (its text).
-    IllegalMove(Color, String),
-    /// The side to move sent a line that should have been its move but cannot be read.
-    Malformed(Color, String),
-    /// The side to move ran out of time.
-    TimeForfeit(Color),
-    /// The side to move's engine crashed.
-    Crash(Color),
-    /// Both engines agreed on a decisive score for long enough.
-    Adjudicated(Color),
-}
-
-impl Termination {
-    /// The winner, if any.
-    pub fn winner(&self) -> Option<Color> {
-        match self {
-            Termination::Rules(o) => o.winner(),
-            Termination::Resign(c)
-            | Termination::IllegalMove(c, _)
-            | Termination::Malformed(c, _)
-            | Termination::TimeForfeit(c)
-            | Termination::Crash(c) => Some(!*c),
-            Termination::Adjudicated(w) => Some(*w),
-        }
-    }
-
-    /// The side whose engine failed (no answer in time, a crash, an unreadable answer): it
-    /// may still be busy or babbling, so it is started afresh rather than asked again.
-    pub fn failed_engine(&self) -> Option<Color> {
-        match self {
-            Termination::Malformed(c, _) | Termination::TimeForfeit(c) | Termination::Crash(c) => {
-                Some(*c)
-            }
-            _ => None,
-        }
-    }
-
-    /// A short reason, e.g. `checkmate`, `illegal move 5d5b`.
-    pub fn reason(&self) -> String {
-        match self {
-            Termination::Rules(o) => o.reason().into(),
-            Termination::Resign(_) => "resignation".into(),
-            Termination::IllegalMove(_, m) => format!("illegal move {m}"),
-            Termination::Malformed(_, l) => format!("malformed line '{l}'"),
-            Termination::TimeForfeit(_) => "time forfeit".into(),
-            Termination::Crash(_) => "engine crash".into(),
-            Termination::Adjudicated(_) => "adjudication".into(),
-        }
-    }
-}
 
 /// Score adjudication: both engines report beyond `score` (centipawns, or any mate) in
 /// agreement for `moves` consecutive moves each.
@@ -194,7 +46,7 @@ pub struct GameRecord {
     /// Milliseconds each engine move took (opening moves not included).
     pub times_ms: Vec<u64>,
     /// How it ended.
-    pub termination: Termination,
+    pub ending: Ending,
     /// Pondering of each side (Sente first), for engines that ponder.
     pub ponder: [PonderRecord; 2],
 }
@@ -218,65 +70,6 @@ fn centipawns(score: InfoScore) -> i32 {
     }
 }
 
-/// The `go` command (`go ponder` with `ponder`) for side `i`, and the longest it may think
-/// (before the tolerance).
-fn go_command(
-    settings: &GameSettings,
-    clocks: &[Duration; 2],
-    byoyomi: Duration,
-    increment: Duration,
-    i: usize,
-    ponder: bool,
-) -> (GoCommand, Duration) {
-    let ms = |d: Duration| Some(d.as_millis() as u64);
-    let go = GoCommand {
-        ponder,
-        ..GoCommand::default()
-    };
-    match settings.time_control {
-        TimeControl::Byoyomi { .. } => (
-            GoCommand {
-                btime: ms(clocks[0]),
-                wtime: ms(clocks[1]),
-                byoyomi: ms(byoyomi),
-                ..go
-            },
-            clocks[i] + byoyomi,
-        ),
-        TimeControl::Fischer { .. } => (
-            GoCommand {
-                btime: ms(clocks[0]),
-                wtime: ms(clocks[1]),
-                binc: ms(increment),
-                winc: ms(increment),
-                ..go
-            },
-            clocks[i],
-        ),
-        TimeControl::MoveTime(t) => (
-            GoCommand {
-                movetime: ms(t),
-                ..go
-            },
-            t,
-        ),
-        TimeControl::Nodes(n) => (
-            GoCommand {
-                nodes: Some(n),
-                ..go
-            },
-            settings.max_think,
-        ),
-        TimeControl::Depth(d) => (
-            GoCommand {
-                depth: Some(d),
-                ..go
-            },
-            settings.max_think,
-        ),
-    }
-}
-
 /// `go` with an engine's own depth cap (its spec's `depth=`) added, the lower one kept.
 fn with_depth_cap(go: GoCommand, cap: Option<u32>) -> GoCommand {
     GoCommand {
@@ -290,15 +83,6 @@ fn with_depth_cap(go: GoCommand, cap: Option<u32>) -> GoCommand {
 
 /// How long an engine may take to answer `stop` with `bestmove` before it counts as hung.
 const STOP_GRACE: Duration = Duration::from_secs(1);
-
-/// What a failure to answer costs the side to move.
-fn failure_termination(failure: ClientError, side: Color) -> Termination {
-    match failure {
-        ClientError::Timeout => Termination::TimeForfeit(side),
-        ClientError::Malformed(line) => Termination::Malformed(side, line),
-        ClientError::Crashed | ClientError::Start(_) => Termination::Crash(side),
-    }
-}
 
 /// Sends `stop` and waits for the `bestmove` that ends a ponder search.
 fn stop_pondering(engine: &mut EngineClient, deadline: Instant) -> Result<(), ClientError> {
@@ -331,7 +115,7 @@ pub fn play_game(
         ponder: [PonderRecord::default(); 2],
         pondering: [None, None],
     };
-    let termination = play_moves(&mut engines, &mut progress, settings);
+    let ending = play_moves(&mut engines, &mut progress, settings);
     // A search still pondering when the game ended is stopped, so the next game starts clean.
     for (engine, ponder) in engines.iter_mut().zip(&progress.pondering) {
         if ponder.is_some() {
@@ -349,7 +133,7 @@ pub fn play_game(
         opening_moves,
         moves: game.moves().iter().map(|m| m.to_string()).collect(),
         times_ms,
-        termination,
+        ending,
         ponder,
     }
 }
@@ -359,18 +143,14 @@ fn play_moves(
     engines: &mut [&mut EngineClient; 2],
     progress: &mut Progress,
     settings: &GameSettings,
-) -> Termination {
+) -> Ending {
     let Progress {
         game,
         times_ms,
         ponder,
         pondering,
     } = progress;
-    let (mut clocks, increment, byoyomi) = match settings.time_control {
-        TimeControl::Byoyomi { main, byoyomi } => ([main; 2], Duration::ZERO, byoyomi),
-        TimeControl::Fischer { main, increment } => ([main; 2], increment, Duration::ZERO),
-        _ => ([Duration::ZERO; 2], Duration::ZERO, Duration::ZERO),
-    };
+    let mut clock = Clock::new(settings.time_control);
     let mut adjudication_run = [0u32; 2];
     let mut adjudication_sign = [0i32; 2];
     for engine in engines.iter_mut() {
@@ -378,12 +158,12 @@ fn play_moves(
     }
     loop {
         if let Some(outcome) = game.outcome() {
-            return Termination::Rules(outcome);
+            return Ending::Rules(outcome);
         }
         let side = game.position().side_to_move();
         let i = side.index();
-        let (go, allowed) = go_command(settings, &clocks, byoyomi, increment, i, false);
-        let go = with_depth_cap(go, engines[i].spec().go_depth);
+        let allowed = clock.allowed(side, settings.max_think);
+        let go = with_depth_cap(clock.go(false), engines[i].spec().go_depth);
         let expected = pondering[i].take();
         let hit = expected.is_some() && game.moves().last() == expected.as_ref();
         if expected.is_some() && !hit {
@@ -394,7 +174,7 @@ fn play_moves(
             let waited = asked.elapsed().as_millis() as u64;
             ponder[i].max_stop_ms = ponder[i].max_stop_ms.max(waited);
             if let Err(failure) = stopped {
-                return failure_termination(failure, side);
+                return Ending::from_failure(&failure, side);
             }
         }
         // The clock starts now; on a hit the ponder search goes on from where it was.
@@ -429,47 +209,29 @@ fn play_moves(
                     );
                     let _ = engines[i].send(&GuiCommand::Stop);
                 }
-                return failure_termination(failure, side);
+                return Ending::from_failure(&failure, side);
             }
         };
         times_ms.push(elapsed.as_millis() as u64);
-        // The clock.
-        match settings.time_control {
-            TimeControl::Byoyomi { .. } => {
-                if elapsed > clocks[i] + byoyomi + settings.tolerance {
-                    return Termination::TimeForfeit(side);
-                }
-                clocks[i] = clocks[i].saturating_sub(elapsed);
-            }
-            TimeControl::Fischer { .. } => {
-                if elapsed > clocks[i] + settings.tolerance {
-                    return Termination::TimeForfeit(side);
-                }
-                clocks[i] = clocks[i].saturating_sub(elapsed) + increment;
-            }
-            TimeControl::MoveTime(t) => {
-                if elapsed > t + settings.tolerance {
-                    return Termination::TimeForfeit(side);
-                }
-            }
-            TimeControl::Nodes(_) | TimeControl::Depth(_) => {}
+        // The clock (nodes and depth games have none).
+        if clock.charge(side, elapsed, settings.tolerance).is_err() {
+            return Ending::Time(side);
         }
         let mv = match answer.best {
-            BestMove::Resign => return Termination::Resign(side),
+            BestMove::Resign => return Ending::Resignation(side),
             // Declaring a win is no minishogi rule.
-            BestMove::Win => return Termination::IllegalMove(side, "win".into()),
+            BestMove::Win => return Ending::IllegalMove(side, "win".into()),
             BestMove::Move(mv) => mv,
         };
         if game.play(mv).is_err() {
-            return Termination::IllegalMove(side, mv.to_string());
+            return Ending::IllegalMove(side, mv.to_string());
         }
         // Pondering on the reply the mover expects, if it ponders and the game goes on.
         let reply = answer.ponder.filter(|&m| game.position().is_legal(m));
         if let Some(reply) = reply.filter(|_| engines[i].ponders() && game.outcome().is_none()) {
             let mut line = game.moves().to_vec();
             line.push(reply);
-            let (go, _) = go_command(settings, &clocks, byoyomi, increment, i, true);
-            let go = with_depth_cap(go, engines[i].spec().go_depth);
+            let go = with_depth_cap(clock.go(true), engines[i].spec().go_depth);
             if engines[i]
                 .send(&GuiCommand::position(game.start(), &line))
                 .and_then(|_| engines[i].send(&GuiCommand::Go(go)))
@@ -510,7 +272,7 @@ fn play_moves(
                 } else {
                     Color::Gote
                 };
-                return Termination::Adjudicated(winner);
+                return Ending::Adjudicated(winner);
             }
         }
     }

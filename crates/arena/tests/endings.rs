@@ -79,13 +79,14 @@ fn first_game(o: &Outcome) -> (String, String, String) {
     (field("result"), field("winner"), field("reason"))
 }
 
+/// The first game ends with `result`, for a reason that starts with `reason` (the
+/// repetition rules add who loses under them).
 fn check(sente: &str, gote: &str, opening: &str, extra: &[&str], result: &str, reason: &str) {
     let o = arena(sente, gote, opening, extra);
     let (r, _, why) = first_game(&o);
-    assert_eq!(
-        (r.as_str(), why.as_str()),
-        (result, reason),
-        "{}\n{}",
+    assert!(
+        r == result && why.starts_with(reason),
+        "{result} by {reason}?\n{}\n{}",
         o.jsonl,
         o.stdout
     );
@@ -245,7 +246,7 @@ fn crash_loses() {
         "startpos",
         &["--tc", "movetime=100"],
         "1-0",
-        "engine crash",
+        "the engine process ended",
     );
 }
 

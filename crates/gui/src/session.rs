@@ -6,10 +6,13 @@
 use crate::engine::{EngineCommand, EngineEvent, EngineHandle, JobOptions};
 use crate::messages::*;
 use crate::review::{PositionEval, Review, MAX_REVIEW_MILLIS, MIN_REVIEW_MILLIS};
-use gogo_protocol::{BestMove, Checkmate, ClientError, GoCommand, GuiCommand, Info, InfoScore};
+use gogo_protocol::{
+    BestMove, Checkmate, ClientError, Clock, Ending, GoCommand, GuiCommand, Info, InfoScore,
+    TimeControl,
+};
 use gogo_rules::kif::{japanese, japanese_line, read_kif, write_kif, KifInfo};
-use gogo_rules::{csa, Color, Game, Move, Outcome, PieceKind, Position, RuleSet, Square};
-use std::time::{Duration, Instant};
+use gogo_rules::{csa, Color, Game, Move, PieceKind, Position, RuleSet, Square};
+use std::time::Duration;
 
 /// The scale of win chances shown from centipawns, `1 / (1 + e^(-cp / scale))`: the built-in
 /// network's, fitted to the results of games it played against itself and read from its
@@ -27,184 +30,36 @@ const MATE_MILLIS: u64 = 10_000;
 /// A hint is the full-strength engine's move after this long.
 pub const HINT_MILLIS: u64 = 1000;
 
-/// How a game ended, beyond the rules.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Ending {
-    Rules(Outcome),
-    Time(Color),
-    Resignation(Color),
-    IllegalMove(Color, String),
-    EngineFailure(Color, String),
-}
-
-impl Ending {
-    fn winner(&self) -> Option<Color> {
-        match self {
-            Ending::Rules(o) => o.winner(),
-            Ending::Time(c)
-            | Ending::Resignation(c)
-            | Ending::IllegalMove(c, _)
-            | Ending::EngineFailure(c, _) => Some(!*c),
-        }
-    }
-
-    fn reason(&self) -> String {
-        match self {
-            Ending::Rules(o) => match o {
-                Outcome::Win {
-                    reason: gogo_rules::WinReason::Repetition,
-                    ..
-                } => "fourfold repetition (Sente loses under the standard rules)".into(),
-                Outcome::Win {
-                    reason: gogo_rules::WinReason::PerpetualCheck,
-                    ..
-                } => "perpetual check (the checking side loses)".into(),
-                o => o.reason().into(),
-            },
-            Ending::Time(_) => "time".into(),
-            Ending::Resignation(_) => "resignation".into(),
-            Ending::IllegalMove(_, m) => format!("illegal move {m} by the engine"),
-            Ending::EngineFailure(_, m) => m.clone(),
-        }
-    }
-
-    fn kif_word(&self) -> &'static str {
-        match self {
-            Ending::Rules(Outcome::Win {
-                reason: gogo_rules::WinReason::Checkmate | gogo_rules::WinReason::NoLegalMoves,
-                ..
-            }) => "詰み",
-            Ending::Rules(Outcome::Draw {
-                reason: gogo_rules::DrawReason::PlyLimit,
-            }) => "持将棋",
-            Ending::Rules(_) => "千日手",
-            Ending::Time(_) => "切れ負け",
-            Ending::Resignation(_) => "投了",
-            Ending::IllegalMove(..) => "反則負け",
-            Ending::EngineFailure(..) => "中断",
-        }
-    }
-}
-
-/// The clocks of both sides.
-#[derive(Clone, Debug)]
-struct Clock {
-    setting: ClockSetting,
-    main: [Duration; 2],
-    /// The side whose clock runs, and since when.
-    running: Option<(Color, Instant)>,
-}
-
-impl Clock {
-    fn new(setting: ClockSetting) -> Clock {
-        let main = match setting {
-            ClockSetting::Byoyomi { main_ms, .. } | ClockSetting::Fischer { main_ms, .. } => {
-                Duration::from_millis(main_ms)
-            }
-            ClockSetting::None { .. } => Duration::ZERO,
-        };
-        Clock {
-            setting,
-            main: [main; 2],
-            running: None,
-        }
-    }
-
-    fn byoyomi(&self) -> Duration {
-        match self.setting {
-            ClockSetting::Byoyomi { byoyomi_ms, .. } => Duration::from_millis(byoyomi_ms),
-            _ => Duration::ZERO,
-        }
-    }
-
-    fn timed(&self) -> bool {
-        !matches!(self.setting, ClockSetting::None { .. })
-    }
-
-    /// The longest `color` may take for this move.
-    fn allowed(&self, color: Color) -> Duration {
-        match self.setting {
-            ClockSetting::None { engine_ms } => Duration::from_millis(engine_ms),
-            _ => self.main[color.index()] + self.byoyomi(),
-        }
-    }
-
-    fn start(&mut self, color: Color) {
-        self.running = Some((color, Instant::now()));
-    }
-
-    /// Stops the running clock; `false` if its side has run out of time.
-    fn stop(&mut self, grace: Duration) -> bool {
-        let Some((color, since)) = self.running.take() else {
-            return true;
-        };
-        if !self.timed() {
-            return true;
-        }
-        let spent = since.elapsed();
-        let i = color.index();
-        if spent > self.main[i] + self.byoyomi() + grace {
-            self.main[i] = Duration::ZERO;
-            return false;
-        }
-        self.main[i] = self.main[i].saturating_sub(spent);
-        if let ClockSetting::Fischer { increment_ms, .. } = self.setting {
-            self.main[i] += Duration::from_millis(increment_ms);
-        }
-        true
-    }
-
-    /// The side whose time has run out while its clock runs, if any.
-    fn flagged(&self, grace: Duration) -> Option<Color> {
-        let (color, since) = self.running?;
-        (self.timed() && since.elapsed() > self.main[color.index()] + self.byoyomi() + grace)
-            .then_some(color)
-    }
-
-    fn view(&self) -> Option<ClockView> {
-        if !self.timed() {
-            return None;
-        }
-        let mut main_ms = [
-            self.main[0].as_millis() as u64,
-            self.main[1].as_millis() as u64,
-        ];
-        if let Some((c, since)) = self.running {
-            let i = c.index();
-            main_ms[i] = main_ms[i].saturating_sub(since.elapsed().as_millis() as u64);
-        }
-        Some(ClockView {
+/// A page's clock setting as the arena's time control: without a clock, the engine thinks a
+/// fixed time a move (and a person as long as they like: the session charges no one).
+fn time_control(setting: ClockSetting) -> TimeControl {
+    let ms = Duration::from_millis;
+    match setting {
+        ClockSetting::Byoyomi {
             main_ms,
-            byoyomi_ms: self.byoyomi().as_millis() as u64,
-            running: self.running.map(|(c, _)| c.index()),
-        })
+            byoyomi_ms,
+        } => TimeControl::Byoyomi {
+            main: ms(main_ms),
+            byoyomi: ms(byoyomi_ms),
+        },
+        ClockSetting::Fischer {
+            main_ms,
+            increment_ms,
+        } => TimeControl::Fischer {
+            main: ms(main_ms),
+            increment: ms(increment_ms),
+        },
+        ClockSetting::None { engine_ms } => TimeControl::MoveTime(ms(engine_ms)),
     }
+}
 
-    fn go(&self, side: Color) -> GoCommand {
-        let ms = |d: Duration| Some(d.as_millis() as u64);
-        match self.setting {
-            ClockSetting::None { engine_ms } => GoCommand {
-                movetime: Some(engine_ms),
-                ..Default::default()
-            },
-            ClockSetting::Byoyomi { byoyomi_ms, .. } => GoCommand {
-                btime: ms(self.main[0]),
-                wtime: ms(self.main[1]),
-                byoyomi: Some(byoyomi_ms),
-                ..Default::default()
-            },
-            ClockSetting::Fischer { increment_ms, .. } => {
-                let _ = side;
-                GoCommand {
-                    btime: ms(self.main[0]),
-                    wtime: ms(self.main[1]),
-                    binc: Some(increment_ms),
-                    winc: Some(increment_ms),
-                    ..Default::default()
-                }
-            }
-        }
-    }
+/// What the page shows of the clock, when there is one.
+fn clock_view(clock: &Clock) -> Option<ClockView> {
+    clock.timed().then(|| ClockView {
+        main_ms: clock.left_now().map(|d| d.as_millis() as u64),
+        byoyomi_ms: clock.byoyomi().as_millis() as u64,
+        running: clock.running().map(Color::index),
+    })
 }
 
 /// One page's game.
@@ -212,6 +67,8 @@ pub struct Session {
     game: Game,
     players: [Player; 2],
     clock: Clock,
+    /// The clock as the page set it.
+    clock_setting: ClockSetting,
     ending: Option<Ending>,
     engine: EngineHandle,
     engine_name: String,
@@ -283,7 +140,8 @@ impl Session {
         Session {
             game: Game::new(RuleSet::standard()),
             players: [Player::Human, Player::Engine],
-            clock: Clock::new(ClockSetting::None { engine_ms: 1000 }),
+            clock: Clock::new(time_control(ClockSetting::None { engine_ms: 1000 })),
+            clock_setting: ClockSetting::None { engine_ms: 1000 },
             ending: None,
             engine,
             engine_name: "engine".into(),
@@ -352,15 +210,8 @@ impl Session {
             in_check: pos.in_check(),
             players: self.players,
             rules: self.game.rules().name(),
-            clock: self.clock.view(),
-            result: self.ending.as_ref().map(|e| {
-                match e.winner() {
-                    Some(Color::Sente) => "1-0",
-                    Some(Color::Gote) => "0-1",
-                    None => "1/2-1/2",
-                }
-                .to_string()
-            }),
+            clock: clock_view(&self.clock),
+            result: self.ending.as_ref().map(|e| e.result().to_string()),
             reason: self.ending.as_ref().map(Ending::reason),
             scores: self.scores.clone(),
             engine: self.engine_name.clone(),
@@ -504,14 +355,7 @@ impl Session {
                         .map(|r| r.kif_comments(&self.game))
                         .unwrap_or_default(),
                 };
-                let ending = self.ending.as_ref().map(|e| match e {
-                    Ending::Resignation(_) => "%TORYO",
-                    Ending::Time(_) => "%TIME_UP",
-                    Ending::IllegalMove(..) => "%ILLEGAL_MOVE",
-                    Ending::Rules(Outcome::Win { .. }) => "%TSUMI",
-                    Ending::Rules(_) => "%SENNICHITE",
-                    Ending::EngineFailure(..) => "%CHUDAN",
-                });
+                let ending = self.ending.as_ref().map(Ending::csa_word);
                 vec![Update::Export {
                     kif: write_kif(self.game.start(), self.game.moves(), &info),
                     csa: csa::write_csa(
@@ -543,13 +387,14 @@ impl Session {
         self.scores = vec![None; game.moves().len() + 1];
         self.game = game;
         self.players = players;
-        self.clock = Clock::new(clock);
+        self.clock = Clock::new(time_control(clock));
+        self.clock_setting = clock;
         self.ending = self.game.outcome().map(Ending::Rules);
         self.analysis_lines.clear();
     }
 
     fn end(&mut self, ending: Ending) {
-        self.clock.running = None;
+        let _ = self.clock.stop(Duration::MAX);
         if self.thinking {
             self.job += 1;
             self.engine.send(EngineCommand::Stop);
@@ -567,7 +412,8 @@ impl Session {
     /// Plays `mv` for the side to move, with the clock; then whatever follows.
     fn play(&mut self, mv: Move, grace: Duration) -> Vec<Update> {
         let side = self.game.position().side_to_move();
-        if !self.clock.stop(grace) {
+        // Without a clock no one loses on time (the engine's own limit is its job's).
+        if self.clock.stop(grace).is_err() && self.clock.timed() {
             self.end(Ending::Time(side));
             return vec![Update::State(Box::new(self.view()))];
         }
@@ -622,9 +468,9 @@ impl Session {
             game.play(mv).expect("a move of the game");
         }
         let scores = self.scores[..=keep].to_vec();
-        let clock = self.clock.clone();
-        self.reset(game, self.players, clock.setting);
-        self.clock.main = clock.main;
+        let main = self.clock.main();
+        self.reset(game, self.players, self.clock_setting);
+        self.clock.set_main(main);
         self.scores = scores;
         self.after_change()
     }
@@ -655,8 +501,7 @@ impl Session {
                         break;
                     }
                 }
-                let setting = self.clock.setting;
-                self.reset(game, self.players, setting);
+                self.reset(game, self.players, self.clock_setting);
                 self.after_change()
             }
             Err(e) => vec![Session::error(e)],
@@ -805,8 +650,8 @@ impl Session {
                 self.engine.send(EngineCommand::Search {
                     id: self.job,
                     position: self.position_command(),
-                    go: self.clock.go(side),
-                    allowed: self.clock.allowed(side) + ENGINE_GRACE,
+                    go: self.clock.go(false),
+                    allowed: self.clock.allowed(side, Duration::ZERO) + ENGINE_GRACE,
                     options: self.job_options(self.level, 1),
                 });
                 return;
@@ -1009,10 +854,7 @@ impl Session {
                 if self.thinking && id == Some(self.job) {
                     let side = self.game.position().side_to_move();
                     self.thinking = false;
-                    self.end(match error {
-                        ClientError::Timeout => Ending::Time(side),
-                        _ => Ending::EngineFailure(side, message),
-                    });
+                    self.end(Ending::from_failure(&error, side));
                     updates.push(Update::State(Box::new(self.view())));
                 }
                 updates
@@ -1026,7 +868,11 @@ impl Session {
         if self.ending.is_some() {
             return Vec::new();
         }
-        match self.clock.flagged(Duration::from_millis(300)) {
+        match self
+            .clock
+            .flagged(Duration::from_millis(300))
+            .filter(|_| self.clock.timed())
+        {
             Some(color) if self.players[color.index()] == Player::Human => {
                 self.end(Ending::Time(color));
                 vec![Update::State(Box::new(self.view()))]

@@ -462,7 +462,7 @@ function renderClocks() {
       byoyomi = Math.max(0, byoyomi - spent);
     }
     // The side that lost on time has nothing left, byoyomi included.
-    const flagged = st.result && st.reason === "time" && ((st.result === "1-0") === (i === 1));
+    const flagged = st.result && st.reason === "time forfeit" && ((st.result === "1-0") === (i === 1));
     if (flagged) { main = 0; byoyomi = 0; }
     box.textContent = formatClock(main) + (st.clock.byoyomi_ms > 0 && !flagged ? ` +${formatClock(byoyomi)}` : "");
     box.className = "clock" + (running ? " running" : "") + ((running && main <= 0 && byoyomi < 10000) || flagged ? " low" : "");

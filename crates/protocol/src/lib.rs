@@ -23,6 +23,8 @@
 #![warn(missing_docs)]
 
 pub mod client;
+pub mod clock;
+pub mod ending;
 pub mod engine_message;
 pub mod error;
 pub mod fuzz_checks;
@@ -32,6 +34,8 @@ pub mod lines;
 pub mod process;
 
 pub use client::{BestMoveAnswer, ClientError, EngineClient, EngineSpec, ParseEngineSpecError};
+pub use clock::{Clock, ParseTimeControlError, TimeControl};
+pub use ending::Ending;
 pub use engine_message::{BestMove, Checkmate, EngineMessage, OptionKind};
 pub use error::ParseMessageError;
 pub use gui_command::{GameResult, GoCommand, GuiCommand, MateLimit, PositionSetup};

@@ -1,0 +1,319 @@
+//! One clock for both sides, and the `go` command built from it: the arena's referee and the
+//! browser board keep time with it. A [`TimeControl`] says how time is given; a [`Clock`]
+//! runs it for Sente and Gote.
+
+use crate::GoCommand;
+use gogo_rules::Color;
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// A time control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    /// Main time (possibly zero) then a fixed byoyomi per move.
+    Byoyomi {
+        /// Main time, spent first.
+        main: Duration,
+        /// Time per move once the main time is gone (lost if not used).
+        byoyomi: Duration,
+    },
+    /// Main time plus an increment after each move.
+    Fischer {
+        /// Time at the start.
+        main: Duration,
+        /// Time added after each move.
+        increment: Duration,
+    },
+    /// A fixed time per move.
+    MoveTime(Duration),
+    /// A fixed node count per move (no clock).
+    Nodes(u64),
+    /// A fixed depth per move (no clock).
+    Depth(u32),
+}
+
+/// Time-control text that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseTimeControlError {
+    /// Not `kind=value`.
+    NotKindValue(String),
+    /// A kind other than byoyomi, fischer, movetime, nodes and depth.
+    UnknownKind(String),
+    /// A value that is not a whole number (of milliseconds, nodes or plies).
+    BadNumber(String),
+}
+
+impl fmt::Display for ParseTimeControlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseTimeControlError::NotKindValue(text) => {
+                write!(f, "tc: '{text}' is not kind=value")
+            }
+            ParseTimeControlError::UnknownKind(kind) => write!(
+                f,
+                "tc: unknown kind '{kind}' (byoyomi, fischer, movetime, nodes, depth)"
+            ),
+            ParseTimeControlError::BadNumber(value) => {
+                write!(f, "tc: '{value}' is not a whole number")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParseTimeControlError {}
+
+impl std::str::FromStr for TimeControl {
+    type Err = ParseTimeControlError;
+
+    /// `byoyomi=200`, `byoyomi=10000+200` (main+byoyomi, ms), `fischer=1000+10`,
+    /// `movetime=100`, `nodes=20000`, `depth=6`.
+    fn from_str(text: &str) -> Result<TimeControl, ParseTimeControlError> {
+        let (kind, value) = text
+            .split_once('=')
+            .ok_or_else(|| ParseTimeControlError::NotKindValue(text.to_string()))?;
+        fn number<T: std::str::FromStr>(v: &str) -> Result<T, ParseTimeControlError> {
+            v.parse()
+                .map_err(|_| ParseTimeControlError::BadNumber(v.to_string()))
+        }
+        let ms = |v: &str| number(v).map(Duration::from_millis);
+        // `a+b`, or `b` alone with `a` as given.
+        let pair = |v: &str, alone_is_second: bool| match v.split_once('+') {
+            Some((a, b)) => Ok((ms(a)?, ms(b)?)),
+            None if alone_is_second => Ok((Duration::ZERO, ms(v)?)),
+            None => Ok((ms(v)?, Duration::ZERO)),
+        };
+        Ok(match kind {
+            "byoyomi" => {
+                let (main, byoyomi) = pair(value, true)?;
+                TimeControl::Byoyomi { main, byoyomi }
+            }
+            "fischer" => {
+                let (main, increment) = pair(value, false)?;
+                TimeControl::Fischer { main, increment }
+            }
+            "movetime" => TimeControl::MoveTime(ms(value)?),
+            "nodes" => TimeControl::Nodes(number(value)?),
+            "depth" => TimeControl::Depth(number(value)?),
+            _ => return Err(ParseTimeControlError::UnknownKind(kind.to_string())),
+        })
+    }
+}
+
+/// Both sides' time under a [`TimeControl`], and the side whose clock runs.
+#[derive(Clone, Debug)]
+pub struct Clock {
+    control: TimeControl,
+    /// Main time left, by colour.
+    main: [Duration; 2],
+    /// The side whose clock runs, and since when.
+    running: Option<(Color, Instant)>,
+}
+
+impl Clock {
+    /// Both sides with the control's main time, no clock running.
+    pub fn new(control: TimeControl) -> Clock {
+        let main = match control {
+            TimeControl::Byoyomi { main, .. } | TimeControl::Fischer { main, .. } => main,
+            _ => Duration::ZERO,
+        };
+        Clock {
+            control,
+            main: [main; 2],
+            running: None,
+        }
+    }
+
+    /// The time control.
+    pub fn control(&self) -> TimeControl {
+        self.control
+    }
+
+    /// Whether the game is on a clock (byoyomi or Fischer), rather than a fixed time, nodes
+    /// or depth per move.
+    pub fn timed(&self) -> bool {
+        matches!(
+            self.control,
+            TimeControl::Byoyomi { .. } | TimeControl::Fischer { .. }
+        )
+    }
+
+    /// The byoyomi per move (zero unless byoyomi).
+    pub fn byoyomi(&self) -> Duration {
+        match self.control {
+            TimeControl::Byoyomi { byoyomi, .. } => byoyomi,
+            _ => Duration::ZERO,
+        }
+    }
+
+    /// Main time left by colour, as of the last stop (the running side's is not counted
+    /// down: see [`Clock::left_now`]).
+    pub fn main(&self) -> [Duration; 2] {
+        self.main
+    }
+
+    /// Main time left by colour now, the running side's counted down.
+    pub fn left_now(&self) -> [Duration; 2] {
+        let mut main = self.main;
+        if let Some((c, since)) = self.running {
+            main[c.index()] = main[c.index()].saturating_sub(since.elapsed());
+        }
+        main
+    }
+
+    /// Sets the main time left (a takeback restores it).
+    pub fn set_main(&mut self, main: [Duration; 2]) {
+        self.main = main;
+    }
+
+    /// The side whose clock runs.
+    pub fn running(&self) -> Option<Color> {
+        self.running.map(|(c, _)| c)
+    }
+
+    /// The longest `side` may take for its move now: its main time and byoyomi, the fixed
+    /// time per move, or `untimed` under nodes or depth.
+    pub fn allowed(&self, side: Color, untimed: Duration) -> Duration {
+        match self.control {
+            TimeControl::Byoyomi { byoyomi, .. } => self.main[side.index()] + byoyomi,
+            TimeControl::Fischer { .. } => self.main[side.index()],
+            TimeControl::MoveTime(t) => t,
+            TimeControl::Nodes(_) | TimeControl::Depth(_) => untimed,
+        }
+    }
+
+    /// The `go` command for the side to move (`go ponder` with `ponder`).
+    pub fn go(&self, ponder: bool) -> GoCommand {
+        let ms = |d: Duration| Some(d.as_millis() as u64);
+        let go = GoCommand {
+            ponder,
+            ..GoCommand::default()
+        };
+        match self.control {
+            TimeControl::Byoyomi { byoyomi, .. } => GoCommand {
+                btime: ms(self.main[0]),
+                wtime: ms(self.main[1]),
+                byoyomi: ms(byoyomi),
+                ..go
+            },
+            TimeControl::Fischer { increment, .. } => GoCommand {
+                btime: ms(self.main[0]),
+                wtime: ms(self.main[1]),
+                binc: ms(increment),
+                winc: ms(increment),
+                ..go
+            },
+            TimeControl::MoveTime(t) => GoCommand {
+                movetime: ms(t),
+                ..go
+            },
+            TimeControl::Nodes(n) => GoCommand {
+                nodes: Some(n),
+                ..go
+            },
+            TimeControl::Depth(d) => GoCommand {
+                depth: Some(d),
+                ..go
+            },
+        }
+    }
+
+    /// Starts `side`'s clock.
+    pub fn start(&mut self, side: Color) {
+        self.running = Some((side, Instant::now()));
+    }
+
+    /// Stops the running clock after its side moved, charging the time taken (and adding
+    /// Fischer's increment). Returns the time taken, or `Err` with it if the side took more
+    /// than it had (and `tolerance` more): its main time is then zero. Without a running
+    /// clock, nothing was taken.
+    pub fn stop(&mut self, tolerance: Duration) -> Result<Duration, Duration> {
+        let Some((side, since)) = self.running.take() else {
+            return Ok(Duration::ZERO);
+        };
+        self.charge(side, since.elapsed(), tolerance)
+    }
+
+    /// Charges `side` for a move that took `spent`: see [`Clock::stop`].
+    pub fn charge(
+        &mut self,
+        side: Color,
+        spent: Duration,
+        tolerance: Duration,
+    ) -> Result<Duration, Duration> {
+        let i = side.index();
+        if spent > self.allowed(side, Duration::MAX).saturating_add(tolerance) {
+            if self.timed() {
+                self.main[i] = Duration::ZERO;
+            }
+            return Err(spent);
+        }
+        match self.control {
+            TimeControl::Byoyomi { .. } => self.main[i] = self.main[i].saturating_sub(spent),
+            TimeControl::Fischer { increment, .. } => {
+                self.main[i] = self.main[i].saturating_sub(spent) + increment
+            }
+            _ => {}
+        }
+        Ok(spent)
+    }
+
+    /// The side whose time has run out (and `tolerance` more) while its clock runs.
+    pub fn flagged(&self, tolerance: Duration) -> Option<Color> {
+        let (side, since) = self.running?;
+        (since.elapsed() > self.allowed(side, Duration::MAX).saturating_add(tolerance))
+            .then_some(side)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn byoyomi_fischer_and_movetime_charge_and_flag() {
+        let mut clock = Clock::new("byoyomi=1000+200".parse().unwrap());
+        assert!(clock.timed());
+        assert_eq!(clock.allowed(Color::Sente, ms(5)), ms(1200));
+        assert_eq!(clock.charge(Color::Sente, ms(300), ms(0)), Ok(ms(300)));
+        assert_eq!(clock.main(), [ms(700), ms(1000)]);
+        let go = clock.go(false);
+        assert_eq!(
+            (go.btime, go.wtime, go.byoyomi),
+            (Some(700), Some(1000), Some(200))
+        );
+        // 700 + 200 + 50 of tolerance is the most.
+        assert_eq!(clock.charge(Color::Sente, ms(951), ms(50)), Err(ms(951)));
+        assert_eq!(clock.main()[0], ms(0));
+
+        let mut clock = Clock::new("fischer=1000+100".parse().unwrap());
+        assert_eq!(clock.charge(Color::Gote, ms(400), ms(0)), Ok(ms(400)));
+        assert_eq!(clock.main(), [ms(1000), ms(700)]);
+        let go = clock.go(true);
+        assert_eq!((go.binc, go.winc, go.ponder), (Some(100), Some(100), true));
+
+        let mut clock = Clock::new("movetime=100".parse().unwrap());
+        assert!(!clock.timed());
+        assert_eq!(clock.go(false).movetime, Some(100));
+        assert!(clock.charge(Color::Sente, ms(150), ms(0)).is_err());
+        let clock = Clock::new("depth=7".parse().unwrap());
+        assert_eq!(clock.allowed(Color::Gote, ms(30_000)), ms(30_000));
+        assert_eq!(clock.go(false).depth, Some(7));
+    }
+
+    #[test]
+    fn a_running_clock_counts_down_and_flags() {
+        let mut clock = Clock::new("byoyomi=0+30".parse().unwrap());
+        clock.start(Color::Gote);
+        assert_eq!(clock.running(), Some(Color::Gote));
+        assert_eq!(clock.flagged(ms(0)), None);
+        std::thread::sleep(ms(40));
+        assert_eq!(clock.flagged(ms(0)), Some(Color::Gote));
+        assert!(clock.stop(ms(0)).is_err());
+        assert_eq!(clock.running(), None);
+        assert_eq!(clock.stop(ms(0)), Ok(Duration::ZERO));
+    }
+}

@@ -1,0 +1,179 @@
+//! How a game between engines (or people) ended, beyond the rules' own outcomes: one type
+//! for the arena's referee and the browser board, with the words each record format uses.
+
+use crate::ClientError;
+use gogo_rules::{Color, DrawReason, Outcome, WinReason};
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// By the rules (mate, no moves, repetition, perpetual check, ply limit).
+    Rules(Outcome),
+    /// This side resigned.
+    Resignation(Color),
+    /// This side played an illegal move (its text).
+    IllegalMove(Color, String),
+    /// This side's engine sent a line that should have been its move but cannot be read.
+    Malformed(Color, String),
+    /// This side ran out of time.
+    Time(Color),
+    /// This side's engine crashed or could not be started (what happened).
+    EngineFailure(Color, String),
+    /// Both engines agreed that this side wins, for long enough.
+    Adjudicated(Color),
+}
+
+impl Ending {
+    /// What an engine's failure to answer costs `side`: a timeout loses on time, an
+    /// unreadable answer and a crash lose as such.
+    pub fn from_failure(failure: &ClientError, side: Color) -> Ending {
+        match failure {
+            ClientError::Timeout => Ending::Time(side),
+            ClientError::Malformed(line) => Ending::Malformed(side, line.clone()),
+            ClientError::Crashed => Ending::EngineFailure(side, failure.to_string()),
+            ClientError::Start(why) => Ending::EngineFailure(side, why.clone()),
+        }
+    }
+
+    /// The winner, if any.
+    pub fn winner(&self) -> Option<Color> {
+        match self {
+            Ending::Rules(o) => o.winner(),
+            Ending::Resignation(c)
+            | Ending::IllegalMove(c, _)
+            | Ending::Malformed(c, _)
+            | Ending::Time(c)
+            | Ending::EngineFailure(c, _) => Some(!*c),
+            Ending::Adjudicated(w) => Some(*w),
+        }
+    }
+
+    /// The result: `1-0`, `0-1` or `1/2-1/2`.
+    pub fn result(&self) -> &'static str {
+        match self.winner() {
+            Some(Color::Sente) => "1-0",
+            Some(Color::Gote) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+
+    /// The side whose engine failed (no answer in time, a crash, an unreadable answer): it
+    /// may still be busy or babbling, so it is started afresh rather than asked again.
+    pub fn failed_engine(&self) -> Option<Color> {
+        match self {
+            Ending::Malformed(c, _) | Ending::Time(c) | Ending::EngineFailure(c, _) => Some(*c),
+            _ => None,
+        }
+    }
+
+    /// Why, in words: `checkmate`, `fourfold repetition (...)`, `illegal move 5d5b`, ...
+    pub fn reason(&self) -> String {
+        match self {
+            Ending::Rules(o @ Outcome::Win { reason, .. }) => match reason {
+                WinReason::Repetition => {
+                    format!("{} (Sente loses under the standard rules)", o.reason())
+                }
+                WinReason::PerpetualCheck => format!("{} (the checking side loses)", o.reason()),
+                _ => o.reason().into(),
+            },
+            Ending::Rules(o) => o.reason().into(),
+            Ending::Resignation(_) => "resignation".into(),
+            Ending::IllegalMove(_, m) => format!("illegal move {m}"),
+            Ending::Malformed(_, l) => format!("malformed line '{l}'"),
+            Ending::Time(_) => "time forfeit".into(),
+            Ending::EngineFailure(_, why) => why.clone(),
+            Ending::Adjudicated(_) => "adjudication".into(),
+        }
+    }
+
+    /// The KIF word for the end: `投了`, `詰み`, `千日手`, `持将棋`, `切れ負け`, `反則負け`,
+    /// `中断`.
+    pub fn kif_word(&self) -> &'static str {
+        match self {
+            Ending::Rules(Outcome::Win {
+                reason: WinReason::Checkmate | WinReason::NoLegalMoves,
+                ..
+            }) => "詰み",
+            Ending::Rules(Outcome::Draw {
+                reason: DrawReason::PlyLimit,
+            }) => "持将棋",
+            Ending::Rules(_) => "千日手",
+            Ending::Resignation(_) => "投了",
+            Ending::Time(_) => "切れ負け",
+            Ending::IllegalMove(..) | Ending::Malformed(..) => "反則負け",
+            Ending::EngineFailure(..) | Ending::Adjudicated(_) => "中断",
+        }
+    }
+
+    /// The CSA special move for the end: `%TORYO`, `%TSUMI`, `%SENNICHITE`, `%HIKIWAKE`,
+    /// `%TIME_UP`, `%ILLEGAL_MOVE`, `%CHUDAN`.
+    pub fn csa_word(&self) -> &'static str {
+        match self {
+            Ending::Rules(Outcome::Win {
+                reason: WinReason::Checkmate | WinReason::NoLegalMoves,
+                ..
+            }) => "%TSUMI",
+            Ending::Rules(Outcome::Draw {
+                reason: DrawReason::PlyLimit,
+            }) => "%HIKIWAKE",
+            Ending::Rules(_) => "%SENNICHITE",
+            Ending::Resignation(_) => "%TORYO",
+            Ending::Time(_) => "%TIME_UP",
+            Ending::IllegalMove(..) | Ending::Malformed(..) => "%ILLEGAL_MOVE",
+            Ending::EngineFailure(..) | Ending::Adjudicated(_) => "%CHUDAN",
+        }
+    }
+
+    /// The KIF summary line: `まで23手で先手の勝ち（checkmate）`.
+    pub fn kif_summary(&self, plies: usize) -> String {
+        match self.winner() {
+            Some(c) => format!(
+                "まで{plies}手で{}の勝ち（{}）",
+                if c == Color::Sente {
+                    "先手"
+                } else {
+                    "後手"
+                },
+                self.reason()
+            ),
+            None => format!("まで{plies}手で引き分け（{}）", self.reason()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn winners_words_and_failures() {
+        let mate = Ending::Rules(Outcome::Win {
+            winner: Color::Gote,
+            reason: WinReason::Checkmate,
+        });
+        assert_eq!(
+            (mate.result(), mate.kif_word(), mate.csa_word()),
+            ("0-1", "詰み", "%TSUMI")
+        );
+        let repetition = Ending::Rules(Outcome::Win {
+            winner: Color::Gote,
+            reason: WinReason::Repetition,
+        });
+        assert!(repetition.reason().contains("Sente loses"));
+        assert_eq!(repetition.csa_word(), "%SENNICHITE");
+        let time = Ending::from_failure(&ClientError::Timeout, Color::Sente);
+        assert_eq!(
+            (time.result(), time.reason().as_str()),
+            ("0-1", "time forfeit")
+        );
+        assert_eq!(time.failed_engine(), Some(Color::Sente));
+        let crash = Ending::from_failure(&ClientError::Crashed, Color::Gote);
+        assert_eq!((crash.result(), crash.kif_word()), ("1-0", "中断"));
+        assert_eq!(Ending::Resignation(Color::Gote).failed_engine(), None);
+        assert_eq!(Ending::Adjudicated(Color::Sente).result(), "1-0");
+        assert_eq!(
+            Ending::Resignation(Color::Sente).kif_summary(12),
+            "まで12手で後手の勝ち（resignation）"
+        );
+    }
+}
