@@ -153,16 +153,46 @@ pub fn summarize(games: &[MatchGame]) -> (Tally, Pentanomial) {
     (tally, penta)
 }
 
+/// Why a match could not be played.
+#[derive(Debug)]
+pub enum ArenaError {
+    /// A line of the openings that is not a position.
+    Opening {
+        /// Its line number, from 1.
+        line: usize,
+        /// What is wrong with it.
+        error: gogo_rules::SfenError,
+    },
+    /// An engine that could not be started or made ready.
+    Engine {
+        /// Its name.
+        name: String,
+        /// What happened.
+        error: gogo_protocol::ClientError,
+    },
+}
+
+impl std::fmt::Display for ArenaError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ArenaError::Opening { line, error } => write!(f, "openings line {line}: {error}"),
+            ArenaError::Engine { name, error } => write!(f, "{name}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for ArenaError {}
+
 /// Reads an openings file: one USI position per line (`startpos [moves ...]`,
 /// `sfen ... [moves ...]` or a bare SFEN); `#` starts a comment. Every line is checked.
-pub fn read_openings(text: &str) -> Result<Vec<String>, String> {
+pub fn read_openings(text: &str) -> Result<Vec<String>, ArenaError> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
-        parse_usi_position(line).map_err(|e| format!("openings line {}: {e}", n + 1))?;
+        parse_usi_position(line).map_err(|error| ArenaError::Opening { line: n + 1, error })?;
         out.push(line.to_string());
     }
     Ok(out)
@@ -181,8 +211,11 @@ fn start_engine(
     spec: &EngineSpec,
     rules: &RuleSet,
     timeout: Duration,
-) -> Result<EngineClient, String> {
-    let fail = |err| format!("{}: {err}", spec.name);
+) -> Result<EngineClient, ArenaError> {
+    let fail = |error| ArenaError::Engine {
+        name: spec.name.clone(),
+        error,
+    };
     let mut e = EngineClient::start(spec, timeout).map_err(fail)?;
     if e.offers("Rules") && spec.option("Rules").is_none() {
         e.set_option("Rules", rules.name()).map_err(fail)?;
@@ -201,7 +234,7 @@ fn revive(
     spec: &EngineSpec,
     rules: &RuleSet,
     timeout: Duration,
-) -> Result<(), String> {
+) -> Result<(), ArenaError> {
     let healthy = match slot.as_mut() {
         Some(e) => e.is_alive() && e.send(&GuiCommand::Stop).is_ok() && e.ready(timeout).is_ok(),
         None => false,
@@ -220,7 +253,7 @@ fn revive(
 pub fn run_match(
     config: &MatchConfig,
     progress: &mut dyn FnMut(&[MatchGame]),
-) -> Result<MatchSummary, String> {
+) -> Result<MatchSummary, ArenaError> {
     let pairs = config.games.div_ceil(2).max(1);
     let total = pairs * 2;
     let openings = if config.openings.is_empty() {
@@ -230,7 +263,7 @@ pub fn run_match(
     };
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = channel::<Result<MatchGame, String>>();
+    let (tx, rx) = channel::<Result<MatchGame, ArenaError>>();
     let mut finished: Vec<MatchGame> = Vec::new();
     let mut error = None;
     let mut decision = None;

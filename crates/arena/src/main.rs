@@ -81,7 +81,7 @@ fn main() -> ExitCode {
     let openings = match &cli.openings {
         Some(path) => match std::fs::read_to_string(path)
             .map_err(|e| e.to_string())
-            .and_then(|t| read_openings(&t))
+            .and_then(|t| read_openings(&t).map_err(|e| e.to_string()))
         {
             Ok(o) if !o.is_empty() => o,
             Ok(_) => {

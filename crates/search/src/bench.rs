@@ -133,7 +133,9 @@ pub fn run(
                 ..Default::default()
             },
         };
-        let result = searcher.search(&job, &SearchControl::new(false), &|_| {});
+        let result = searcher
+            .context()
+            .search(&job, &SearchControl::new(false), &|_| {});
         each(i, sfen, result.nodes);
         nodes += result.nodes;
     }

@@ -63,17 +63,7 @@ impl Searcher {
         })
     }
 
-    /// Searches on the calling thread: see [`SearchContext::search`].
-    pub fn search(
-        &self,
-        job: &SearchJob,
-        control: &SearchControl,
-        report: &dyn Fn(SearchInfo),
-    ) -> SearchResult {
-        self.context.search(job, control, report)
-    }
-
-    /// What a job on the Searcher's thread searches with.
+    /// What searches use: [`SearchContext::search`] searches on the calling thread.
     pub fn context(&self) -> &SearchContext {
         &self.context
     }

@@ -25,7 +25,7 @@ fn run(pos: &Position, threads: usize, depth: i32, searcher: &Searcher) {
     let control = SearchControl::new(false);
     let infos = Mutex::new(Vec::new());
     let report = |info: SearchInfo| infos.lock().unwrap().push(info);
-    let result = searcher.search(&job, &control, &report);
+    let result = searcher.context().search(&job, &control, &report);
     // The helpers are the pool's, started once.
     assert!(searcher.context().helper_threads() >= threads - 1);
     let legal = pos.legal_moves();

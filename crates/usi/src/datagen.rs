@@ -90,6 +90,7 @@ impl Player {
         };
         let result = self
             .searcher
+            .context()
             .search(&job, &SearchControl::new(false), &|_| {});
         (result.best, result.score)
     }
@@ -177,32 +178,60 @@ fn play_game(index: usize, config: &DatagenConfig, player: &mut Player) -> Finis
     }
 }
 
+/// Why data generation failed.
+#[derive(Debug)]
+pub enum DatagenError {
+    /// The output file could not be written.
+    Write(std::path::PathBuf, std::io::Error),
+    /// A game's records could not be written.
+    Records(std::path::PathBuf, data::DataError),
+    /// The game threads could not be started.
+    Threads(rayon::ThreadPoolBuildError),
+    /// The hash table size cannot be had.
+    Table(gogo_search::tt::TableSizeError),
+}
+
+impl std::fmt::Display for DatagenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DatagenError::Write(path, e) => write!(f, "{}: {e}", path.display()),
+            DatagenError::Records(path, e) => write!(f, "{}: {e}", path.display()),
+            DatagenError::Threads(e) => write!(f, "cannot start the game threads: {e}"),
+            DatagenError::Table(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for DatagenError {}
+
 /// Generates the data. `progress` is called now and then (and once at the end) with the
 /// totals so far and the time since the start.
 pub fn run(
     config: &DatagenConfig,
     progress: &mut dyn FnMut(&DatagenTotals, Duration),
-) -> Result<DatagenTotals, String> {
-    let file =
-        std::fs::File::create(&config.out).map_err(|e| format!("{}: {e}", config.out.display()))?;
+) -> Result<DatagenTotals, DatagenError> {
+    // Each game thread makes a table of this size: one now says whether it can be had.
+    drop(Searcher::new(config.hash_mb).map_err(DatagenError::Table)?);
+    let write_error = |e| DatagenError::Write(config.out.clone(), e);
+    let file = std::fs::File::create(&config.out).map_err(write_error)?;
     let mut out = std::io::BufWriter::new(file);
     out.write_all(&data::header(config.score_scale))
-        .map_err(|e| e.to_string())?;
+        .map_err(write_error)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads.max(1))
         .build()
-        .map_err(|e| e.to_string())?;
+        .map_err(DatagenError::Threads)?;
     let (tx, rx) = channel::<FinishedGame>();
     let start = Instant::now();
     let mut totals = DatagenTotals::default();
-    let mut write_error = None;
+    let mut failed_write = None;
     std::thread::scope(|scope| {
         scope.spawn(|| {
             pool.install(|| {
                 (0..config.games).into_par_iter().for_each_init(
                     || Player {
                         searcher: Searcher::new(config.hash_mb)
-                            .expect("the table size was checked"),
+                            .expect("the table size was checked at the start"),
                     },
                     |player, index| {
                         let _ = tx.send(play_game(index, config, player));
@@ -213,9 +242,9 @@ pub fn run(
         });
         let mut last_report = Instant::now();
         for game in rx {
-            if write_error.is_none() {
+            if failed_write.is_none() {
                 if let Err(e) = data::write_records(&mut out, &game.records) {
-                    write_error = Some(e.to_string());
+                    failed_write = Some(e);
                 }
             }
             totals.games += 1;
@@ -228,9 +257,9 @@ pub fn run(
             }
         }
     });
-    out.flush().map_err(|e| e.to_string())?;
-    if let Some(e) = write_error {
-        return Err(e);
+    out.flush().map_err(write_error)?;
+    if let Some(e) = failed_write {
+        return Err(DatagenError::Records(config.out.clone(), e));
     }
     progress(&totals, start.elapsed());
     Ok(totals)

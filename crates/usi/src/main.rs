@@ -4,7 +4,7 @@ use clap::{Parser, Subcommand};
 use gogo_mate::{MateLimits, MateResult, Solver};
 use gogo_rules::{parse_usi_position, Position};
 use gogo_search::nnue::{self, Network};
-use gogo_search::{Evaluation, TranspositionTable};
+use gogo_search::Evaluation;
 use gogo_usi::datagen::{self, DatagenConfig, DatagenTotals};
 use gogo_usi::{engine, perft_depth, print_perft};
 use std::sync::Arc;
@@ -192,10 +192,6 @@ fn main() -> ExitCode {
             };
             if min_random_plies > max_random_plies {
                 eprintln!("gogo datagen: --min-random-plies is above --max-random-plies");
-                return ExitCode::from(2);
-            }
-            if let Err(e) = TranspositionTable::new(hash) {
-                eprintln!("gogo datagen: --hash {hash}: {e}");
                 return ExitCode::from(2);
             }
             let config = DatagenConfig {
