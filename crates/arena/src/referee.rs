@@ -2,7 +2,8 @@
 //! rules crate.
 
 use gogo_protocol::{
-    BestMove, ClientError, Clock, EngineClient, GoCommand, GuiCommand, Info, InfoScore,
+    BestMove, BestMoveAnswer, ClientError, Clock, EngineClient, GoCommand, GuiCommand, Info,
+    InfoScore,
 };
 pub use gogo_protocol::{Ending, TimeControl};
 use gogo_rules::{Color, Game, Move, Position, RuleSet};
@@ -16,6 +17,55 @@ pub struct Adjudication {
     pub score: i32,
     /// Consecutive moves per engine.
     pub moves: u32,
+}
+
+/// The adjudication's count: per side, how many consecutive moves its score has agreed on
+/// a winner, and which (+1 Sente, -1 Gote, 0 none).
+#[derive(Default)]
+struct Adjudicator {
+    run: [u32; 2],
+    sign: [i32; 2],
+}
+
+impl Adjudicator {
+    /// The mover `side` reported `score` (its last, if any): the winner both engines have
+    /// agreed on for long enough, if the game is to be adjudicated now.
+    fn observe(
+        &mut self,
+        rule: Adjudication,
+        side: Color,
+        score: Option<InfoScore>,
+    ) -> Option<Color> {
+        let i = side.index();
+        match score.map(centipawns) {
+            Some(cp) if cp.abs() >= rule.score => {
+                // The mover's score, from Sente's point of view.
+                let sente_view = if side == Color::Sente {
+                    cp.signum()
+                } else {
+                    -cp.signum()
+                };
+                if self.sign[i] == sente_view {
+                    self.run[i] += 1;
+                } else {
+                    self.sign[i] = sente_view;
+                    self.run[i] = 1;
+                }
+            }
+            _ => {
+                self.run[i] = 0;
+                self.sign[i] = 0;
+            }
+        }
+        let agreed = self.run.iter().all(|&r| r >= rule.moves) && self.sign[0] == self.sign[1];
+        agreed.then(|| {
+            if self.sign[0] > 0 {
+                Color::Sente
+            } else {
+                Color::Gote
+            }
+        })
+    }
 }
 
 /// Settings for every game of a match.
@@ -90,6 +140,87 @@ fn stop_pondering(engine: &mut EngineClient, deadline: Instant) -> Result<(), Cl
     engine.wait_bestmove(deadline, &mut |_| {}).map(|_| ())
 }
 
+/// Before the mover's turn: if it pondered, a `ponderhit` is due when the opponent played
+/// the `expected` move (returns true), or a miss, whose search must answer `stop` before a
+/// fresh one starts (returns false, or the failure to answer in time).
+fn settle_ponder(
+    engine: &mut EngineClient,
+    record: &mut PonderRecord,
+    expected: Option<Move>,
+    game: &Game,
+    settings: &GameSettings,
+) -> Result<bool, ClientError> {
+    let Some(expected) = expected else {
+        return Ok(false);
+    };
+    if game.moves().last() == Some(&expected) {
+        record.hits += 1;
+        return Ok(true);
+    }
+    record.misses += 1;
+    let asked = Instant::now();
+    let stopped = stop_pondering(engine, asked + STOP_GRACE + settings.tolerance);
+    record.max_stop_ms = record.max_stop_ms.max(asked.elapsed().as_millis() as u64);
+    stopped.map(|()| false)
+}
+
+/// After a move: the engine that made it ponders on the `reply` it expects, if it ponders,
+/// the reply is legal and the game goes on. Returns the move it ponders on.
+fn start_pondering(
+    engine: &mut EngineClient,
+    game: &Game,
+    reply: Option<Move>,
+    clock: &Clock,
+) -> Option<Move> {
+    let reply = reply.filter(|&m| game.position().is_legal(m))?;
+    if !engine.ponders() || game.outcome().is_some() {
+        return None;
+    }
+    let mut line = game.moves().to_vec();
+    line.push(reply);
+    let go = with_depth_cap(clock.go(true), engine.spec().go_depth);
+    engine
+        .send(&GuiCommand::position(game.start(), &line))
+        .and_then(|_| engine.send(&GuiCommand::Go(go)))
+        .ok()
+        .map(|()| reply)
+}
+
+/// Asks the mover for its move by `deadline`: `ponderhit` after a hit, else the position
+/// and `go`. Returns the answer and the last score it reported (for adjudication). An
+/// engine late past its deadline is told to stop, and what it was doing is logged.
+fn ask_move(
+    engine: &mut EngineClient,
+    hit: bool,
+    game: &Game,
+    go: GoCommand,
+    deadline: Instant,
+) -> (Result<BestMoveAnswer, ClientError>, Option<InfoScore>) {
+    let started = Instant::now();
+    let mut last_score = None;
+    let mut keep_score = |info: &Info| last_score = info.score.or(last_score);
+    let answer = if hit {
+        engine.send(&GuiCommand::PonderHit)
+    } else {
+        engine
+            .send(&GuiCommand::position(game.start(), game.moves()))
+            .and_then(|_| engine.send(&GuiCommand::Go(go)))
+    }
+    .and_then(|_| engine.wait_bestmove(deadline, &mut keep_score));
+    if answer.as_ref().err() == Some(&ClientError::Timeout) {
+        // The watchdog: what the late engine was doing when its time ran out.
+        log::warn!(
+            "late: no bestmove from {} after {} ms at ply {}: {}",
+            engine.spec().name,
+            started.elapsed().as_millis(),
+            game.moves().len(),
+            engine.diagnosis()
+        );
+        let _ = engine.send(&GuiCommand::Stop);
+    }
+    (answer, last_score)
+}
+
 /// A game in progress: what the record keeps, and the move each engine ponders on.
 struct Progress {
     game: Game,
@@ -151,8 +282,7 @@ fn play_moves(
         pondering,
     } = progress;
     let mut clock = Clock::new(settings.time_control);
-    let mut adjudication_run = [0u32; 2];
-    let mut adjudication_sign = [0i32; 2];
+    let mut adjudicator = Adjudicator::default();
     for engine in engines.iter_mut() {
         let _ = engine.send(&GuiCommand::UsiNewGame);
     }
@@ -164,53 +294,24 @@ fn play_moves(
         let i = side.index();
         let allowed = clock.allowed(side, settings.max_think);
         let go = with_depth_cap(clock.go(false), engines[i].spec().go_depth);
-        let expected = pondering[i].take();
-        let hit = expected.is_some() && game.moves().last() == expected.as_ref();
-        if expected.is_some() && !hit {
-            // A miss: the ponder search must answer `stop` before a fresh search starts.
-            ponder[i].misses += 1;
-            let asked = Instant::now();
-            let stopped = stop_pondering(engines[i], asked + STOP_GRACE + settings.tolerance);
-            let waited = asked.elapsed().as_millis() as u64;
-            ponder[i].max_stop_ms = ponder[i].max_stop_ms.max(waited);
-            if let Err(failure) = stopped {
-                return Ending::from_failure(&failure, side);
-            }
-        }
+        let hit = match settle_ponder(
+            engines[i],
+            &mut ponder[i],
+            pondering[i].take(),
+            game,
+            settings,
+        ) {
+            Ok(hit) => hit,
+            Err(failure) => return Ending::from_failure(&failure, side),
+        };
         // The clock starts now; on a hit the ponder search goes on from where it was.
         let started = Instant::now();
         let deadline = started + allowed + settings.tolerance;
-        // Every info line passes by; adjudication needs the last one with a score.
-        let mut last_score = None;
-        let mut keep_score = |info: &Info| last_score = info.score.or(last_score);
-        let answer = if hit {
-            ponder[i].hits += 1;
-            engines[i]
-                .send(&GuiCommand::PonderHit)
-                .and_then(|_| engines[i].wait_bestmove(deadline, &mut keep_score))
-        } else {
-            engines[i]
-                .send(&GuiCommand::position(game.start(), game.moves()))
-                .and_then(|_| engines[i].send(&GuiCommand::Go(go)))
-                .and_then(|_| engines[i].wait_bestmove(deadline, &mut keep_score))
-        };
+        let (answer, last_score) = ask_move(engines[i], hit, game, go, deadline);
         let elapsed = started.elapsed();
         let answer = match answer {
             Ok(a) => a,
-            Err(failure) => {
-                if failure == ClientError::Timeout {
-                    // The watchdog: what the late engine was doing when its time ran out.
-                    log::warn!(
-                        "late: no bestmove from {} after {} ms at ply {}: {}",
-                        engines[i].spec().name,
-                        started.elapsed().as_millis(),
-                        game.moves().len(),
-                        engines[i].diagnosis()
-                    );
-                    let _ = engines[i].send(&GuiCommand::Stop);
-                }
-                return Ending::from_failure(&failure, side);
-            }
+            Err(failure) => return Ending::from_failure(&failure, side),
         };
         times_ms.push(elapsed.as_millis() as u64);
         // The clock (nodes and depth games have none).
@@ -226,53 +327,13 @@ fn play_moves(
         if game.play(mv).is_err() {
             return Ending::IllegalMove(side, mv.to_string());
         }
-        // Pondering on the reply the mover expects, if it ponders and the game goes on.
-        let reply = answer.ponder.filter(|&m| game.position().is_legal(m));
-        if let Some(reply) = reply.filter(|_| engines[i].ponders() && game.outcome().is_none()) {
-            let mut line = game.moves().to_vec();
-            line.push(reply);
-            let go = with_depth_cap(clock.go(true), engines[i].spec().go_depth);
-            if engines[i]
-                .send(&GuiCommand::position(game.start(), &line))
-                .and_then(|_| engines[i].send(&GuiCommand::Go(go)))
-                .is_ok()
-            {
-                pondering[i] = Some(reply);
-            }
-        }
-        // Adjudication: the mover's score, converted to Sente's point of view.
-        if let Some(adj) = settings.adjudication {
-            let score = last_score.map(centipawns);
-            match score {
-                Some(cp) if cp.abs() >= adj.score => {
-                    let sente_view = if side == Color::Sente {
-                        cp.signum()
-                    } else {
-                        -cp.signum()
-                    };
-                    if adjudication_sign[i] == sente_view {
-                        adjudication_run[i] += 1;
-                    } else {
-                        adjudication_sign[i] = sente_view;
-                        adjudication_run[i] = 1;
-                    }
+        pondering[i] = start_pondering(engines[i], game, answer.ponder, &clock);
+        // Adjudication, when both engines have agreed long enough.
+        if let Some(rule) = settings.adjudication {
+            if let Some(winner) = adjudicator.observe(rule, side, last_score) {
+                if game.outcome().is_none() {
+                    return Ending::Adjudicated(winner);
                 }
-                _ => {
-                    adjudication_run[i] = 0;
-                    adjudication_sign[i] = 0;
-                }
-            }
-            if adjudication_run[0] >= adj.moves
-                && adjudication_run[1] >= adj.moves
-                && adjudication_sign[0] == adjudication_sign[1]
-                && game.outcome().is_none()
-            {
-                let winner = if adjudication_sign[0] > 0 {
-                    Color::Sente
-                } else {
-                    Color::Gote
-                };
-                return Ending::Adjudicated(winner);
             }
         }
     }
