@@ -9,6 +9,7 @@
 
 pub mod record;
 pub mod referee;
+pub mod report;
 pub mod stats;
 
 pub use gogo_protocol::EngineSpec;
@@ -125,10 +126,12 @@ pub struct MatchSummary {
     pub tally: Tally,
     /// Pair counts (complete pairs only).
     pub pentanomial: Pentanomial,
-    /// The SPRT verdict, when one was asked for.
-    pub sprt: Option<(SprtDecision, f64)>,
+    /// The SPRT verdict, when one was asked for: the decision, the LLR and the test.
+    pub sprt: Option<(SprtDecision, f64, Sprt)>,
     /// Faults and pondering by engine, engine 0 first.
     pub totals: [EngineTotals; 2],
+    /// The engines' names, engine 0 first.
+    pub names: [String; 2],
 }
 
 /// The tally and pentanomial of finished games (any order).
@@ -354,6 +357,7 @@ pub fn run_match(
         (
             decision.unwrap_or_else(|| s.decide(&pentanomial)),
             s.llr(&pentanomial),
+            s,
         )
     });
     let totals = engine_totals(&finished);
@@ -363,6 +367,7 @@ pub fn run_match(
         pentanomial,
         sprt,
         totals,
+        names: config.engines.clone().map(|e| e.name),
     })
 }
 

@@ -2,11 +2,10 @@
 
 use clap::Parser;
 use gogo_arena::referee::{Adjudication, GameSettings, TimeControl};
-use gogo_arena::stats::{Sprt, SprtDecision};
+use gogo_arena::stats::Sprt;
 use gogo_arena::EngineSpec;
-use gogo_arena::{default_opening, read_openings, record, run_match, summarize, MatchConfig};
+use gogo_arena::{default_opening, read_openings, record, report, run_match, MatchConfig};
 use gogo_rules::RuleSet;
-use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -114,27 +113,8 @@ fn main() -> ExitCode {
         startup_timeout: Duration::from_secs(cli.timeout),
     };
     let total = cli.games.div_ceil(2) * 2;
-    let mut progress = |games: &[gogo_arena::MatchGame]| {
-        let (t, _) = summarize(games);
-        let (elo, err) = t.elo();
-        let last = games.last().expect("a game");
-        eprintln!(
-            "game {:>4}/{total}: {} ({}), score {}-{}-{} ({:.1}%), elo {:+.1} +/- {:.1}",
-            last.index + 1,
-            match last.record.ending.winner() {
-                Some(gogo_rules::Color::Sente) => "1-0",
-                Some(gogo_rules::Color::Gote) => "0-1",
-                None => "1/2",
-            },
-            last.record.ending.reason(),
-            t.wins,
-            t.losses,
-            t.draws,
-            100.0 * t.score(),
-            elo,
-            err
-        );
-    };
+    let mut progress =
+        |games: &[gogo_arena::MatchGame]| eprintln!("{}", report::progress_line(games, total));
     let summary = match run_match(&config, &mut progress) {
         Ok(s) => s,
         Err(e) => {
@@ -173,73 +153,6 @@ fn main() -> ExitCode {
             eprintln!("gogo-arena: {}: {e}", path.display());
         }
     }
-    let t = summary.tally;
-    let (elo, err) = t.elo();
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(
-        out,
-        "Score of {} vs {}: {} - {} - {} [{:.3}] {}",
-        first.name,
-        second.name,
-        t.wins,
-        t.losses,
-        t.draws,
-        t.score(),
-        t.games()
-    );
-    let _ = writeln!(
-        out,
-        "Elo difference: {elo:+.1} +/- {err:.1}, LOS: {:.1} %",
-        100.0 * t.los()
-    );
-    let p = summary.pentanomial.0;
-    let _ = writeln!(
-        out,
-        "Pentanomial (pairs by {}'s points 0, 0.5, 1, 1.5, 2): [{}, {}, {}, {}, {}]",
-        first.name, p[0], p[1], p[2], p[3], p[4]
-    );
-    let mut reasons: std::collections::BTreeMap<String, usize> = Default::default();
-    for g in &summary.games {
-        *reasons
-            .entry(
-                g.record
-                    .ending
-                    .reason()
-                    .split(' ')
-                    .next()
-                    .unwrap_or("")
-                    .to_string(),
-            )
-            .or_default() += 1;
-    }
-    let reasons: Vec<String> = reasons.iter().map(|(r, n)| format!("{r} {n}")).collect();
-    let _ = writeln!(out, "Endings: {}", reasons.join(", "));
-    // Faults by engine (what no engine should ever do), and pondering for those that ponder:
-    // how often the guess was right, and the longest wait for `bestmove` after `stop`.
-    for (spec, totals) in config.engines.iter().zip(&summary.totals) {
-        let f = totals.faults;
-        let _ = writeln!(
-            out,
-            "Faults of {}: {} time forfeits, {} illegal moves, {} malformed lines, {} crashes",
-            spec.name, f.time_forfeits, f.illegal_moves, f.malformed_lines, f.crashes
-        );
-        let p = totals.pondering;
-        if p.hits + p.misses > 0 {
-            let _ = writeln!(
-                out,
-                "Pondering of {}: {} ponderhits, {} misses (stop answered within {} ms)",
-                spec.name, p.hits, p.misses, p.max_stop_ms
-            );
-        }
-    }
-    if let Some((decision, llr)) = summary.sprt {
-        let (lo, hi) = cli.sprt.expect("sprt given").bounds();
-        let verdict = match decision {
-            SprtDecision::AcceptH1 => "H1 accepted",
-            SprtDecision::AcceptH0 => "H0 accepted",
-            SprtDecision::Continue => "undecided",
-        };
-        let _ = writeln!(out, "SPRT: llr {llr:.2} ({lo:.2}, {hi:.2}): {verdict}");
-    }
+    print!("{summary}");
     ExitCode::SUCCESS
 }
