@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use gogo_mate::{MateLimits, MateResult, Solver};
-use gogo_rules::{parse_usi_position, Position};
+use gogo_rules::parse_usi_position;
 use gogo_search::nnue::{self, Network};
 use gogo_search::Evaluation;
 use gogo_usi::datagen::{self, DatagenConfig, DatagenTotals};
@@ -306,55 +306,38 @@ fn mate_command(
         ..Default::default()
     };
     if bench {
-        let problems = gogo_mate::bench::problems();
-        let (mut solved, mut nodes, mut seconds) = (0, 0u64, 0f64);
-        let mut times = Vec::new();
-        for (i, (sfen, expected)) in problems.iter().enumerate() {
-            let Ok(pos) = Position::from_sfen(sfen) else {
-                eprintln!("gogo mate: bench problem {sfen} does not read");
-                return ExitCode::FAILURE;
-            };
-            solver.clear();
-            let outcome = solver.solve(&pos, &limits, &mut |_| {});
-            let right = match (&outcome.result, expected) {
-                (MateResult::Mate(line), Some(n)) => {
-                    line.len() as u32 == *n && gogo_mate::brute::is_mating_line(&pos, line)
-                }
-                (MateResult::NoMate, None) => true,
-                _ => false,
-            };
-            solved += usize::from(right);
-            nodes += outcome.nodes;
-            seconds += outcome.elapsed.as_secs_f64();
-            times.push(outcome.elapsed.as_secs_f64());
+        let report = |i: usize, p: &gogo_mate::bench::BenchProblem| {
             eprintln!(
-                "problem {:>3} {sfen}: {} in {:.3} ms, {} nodes ({} for the line){}",
+                "problem {:>3} {}: {} in {:.3} ms, {} nodes ({} for the line){}",
                 i + 1,
-                describe(&outcome.result),
-                outcome.elapsed.as_secs_f64() * 1e3,
-                outcome.nodes,
-                outcome.line_nodes,
-                if right { "" } else { " (WRONG)" }
-            );
-        }
-        times.sort_by(f64::total_cmp);
-        let median = times.get(times.len() / 2).copied().unwrap_or(0.0);
-        let worst = times.last().copied().unwrap_or(0.0);
-        println!(
-            "Median time: {:.2} ms, longest: {:.1} ms, total: {:.0} ms",
-            median * 1e3,
-            worst * 1e3,
-            seconds * 1e3
-        );
-        println!("Positions solved: {solved}/{}", problems.len());
-        println!(
-            "Nodes/second: {}",
-            (nodes as f64 / seconds.max(1e-9)) as u64
-        );
-        return if solved == problems.len() {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::FAILURE
+                p.sfen,
+                describe(&p.result),
+                p.elapsed.as_secs_f64() * 1e3,
+                p.nodes,
+                p.line_nodes,
+                if p.right { "" } else { " (WRONG)" }
+            )
+        };
+        return match gogo_mate::bench::run(&mut solver, &limits, &mut { report }) {
+            Ok(b) => {
+                println!(
+                    "Median time: {:.2} ms, longest: {:.1} ms, total: {:.0} ms",
+                    b.median.as_secs_f64() * 1e3,
+                    b.longest.as_secs_f64() * 1e3,
+                    b.total.as_secs_f64() * 1e3
+                );
+                println!("Positions solved: {}/{}", b.solved, b.problems);
+                println!("Nodes/second: {}", b.nps);
+                if b.solved == b.problems {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::FAILURE
+                }
+            }
+            Err(e) => {
+                eprintln!("gogo mate: a bench problem does not read: {e}");
+                ExitCode::FAILURE
+            }
         };
     }
     let mut text = sfen.to_string();
