@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use gogo_mate::{MateLimits, MateResult, Solver};
-use gogo_rules::parse_usi_position;
+use gogo_rules::{parse_usi_position, Position};
 use gogo_search::nnue::{self, Network};
 use gogo_search::Evaluation;
 use gogo_usi::datagen::{self, DatagenConfig, DatagenTotals};
@@ -25,244 +25,255 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Search a fixed list of positions and print the node count and speed.
-    Bench {
-        /// Depth in plies.
-        #[arg(long, default_value_t = 9)]
-        depth: i32,
-        /// Search threads (the node count is a deterministic signature only with one).
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Hash table size in MiB.
-        #[arg(long, default_value_t = 16)]
-        hash: usize,
-        /// The evaluation: `classical`, `nnue` (the built-in network) or a network file;
-        /// the engine's default when not given.
-        #[arg(long)]
-        eval: Option<String>,
-    },
+    Bench(BenchArgs),
     /// Self-play games at a fixed node count, written as NNUE training data.
-    Datagen {
-        /// Games to play.
-        #[arg(long, default_value_t = 1000)]
-        games: usize,
-        /// Nodes searched per move.
-        #[arg(long, default_value_t = 5000)]
-        nodes: u64,
-        /// Games played at once (one search thread each).
-        #[arg(long, default_value_t = 2)]
-        threads: usize,
-        /// Seed of the random openings.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Fewest random plies of an opening.
-        #[arg(long, default_value_t = 4)]
-        min_random_plies: usize,
-        /// Most random plies of an opening.
-        #[arg(long, default_value_t = 9)]
-        max_random_plies: usize,
-        /// Openings scored beyond this (centipawns) are replaced.
-        #[arg(long, default_value_t = 600)]
-        opening_limit: i32,
-        /// Games longer than this many plies are drawn.
-        #[arg(long, default_value_t = 300)]
-        max_plies: usize,
-        /// The evaluation that plays: `classical`, `nnue` (the built-in network) or a
-        /// network file.
-        #[arg(long, default_value = "nnue")]
-        eval: String,
-        /// Hash table per game, MiB.
-        #[arg(long, default_value_t = 16)]
-        hash: usize,
-        /// The file to write.
-        #[arg(long)]
-        out: std::path::PathBuf,
-    },
+    Datagen(DatagenArgs),
     /// Solve a mate problem (tsume): print the mating line, nomate or timeout.
-    Mate {
-        /// The position: an SFEN, or `startpos`.
-        #[arg(long, default_value = "startpos")]
-        sfen: String,
-        /// Moves played from it first.
-        #[arg(long, num_args = 0..)]
-        moves: Vec<String>,
-        /// Milliseconds to spend at most (per problem with --bench).
-        #[arg(long)]
-        time: Option<u64>,
-        /// Proof table size in MiB.
-        #[arg(long, default_value_t = 64)]
-        hash: usize,
-        /// Solve the fixed problem set instead (tests/data/tsume.tsv).
-        #[arg(long)]
-        bench: bool,
-    },
+    Mate(MateArgs),
     /// Print an evaluation's score scale K (a score s wins with chance 1 / (1 + e^(-s / K))),
     /// from its provenance: fitted to game results by `gogo-train --calibrate`.
-    ScoreScale {
-        /// `classical`, `nnue` (the built-in network) or a network file (its nominal scale).
-        #[arg(long, default_value = "nnue")]
-        eval: String,
-    },
+    ScoreScale(ScoreScaleArgs),
     /// Count the leaves of the legal move tree, per root move.
-    Perft {
-        /// Depth in plies.
-        depth: u32,
-        /// Start position: an SFEN, or `startpos`.
-        #[arg(long, default_value = "startpos")]
-        sfen: String,
-        /// Moves played from the start position first.
-        #[arg(long, num_args = 0.., allow_hyphen_values = false)]
-        moves: Vec<String>,
-    },
+    Perft(PerftArgs),
+}
+
+/// `gogo bench`.
+#[derive(clap::Args)]
+struct BenchArgs {
+    /// Depth in plies.
+    #[arg(long, default_value_t = 9)]
+    depth: i32,
+    /// Search threads (the node count is a deterministic signature only with one).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Hash table size in MiB.
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
+    /// The evaluation: `classical`, `nnue` (the built-in network) or a network file;
+    /// the engine's default when not given.
+    #[arg(long)]
+    eval: Option<String>,
+    /// Print the bench positions (one SFEN a line) instead.
+    #[arg(long)]
+    list: bool,
+}
+
+/// `gogo datagen`.
+#[derive(clap::Args)]
+struct DatagenArgs {
+    /// Games to play.
+    #[arg(long, default_value_t = 1000)]
+    games: usize,
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 5000)]
+    nodes: u64,
+    /// Games played at once (one search thread each).
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Fewest random plies of an opening.
+    #[arg(long, default_value_t = 4)]
+    min_random_plies: usize,
+    /// Most random plies of an opening.
+    #[arg(long, default_value_t = 9)]
+    max_random_plies: usize,
+    /// Openings scored beyond this (centipawns) are replaced.
+    #[arg(long, default_value_t = 600)]
+    opening_limit: i32,
+    /// Games longer than this many plies are drawn.
+    #[arg(long, default_value_t = 300)]
+    max_plies: usize,
+    /// The evaluation that plays: `classical`, `nnue` (the built-in network) or a
+    /// network file.
+    #[arg(long, default_value = "nnue")]
+    eval: String,
+    /// Hash table per game, MiB.
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
+    /// The file to write.
+    #[arg(long)]
+    out: std::path::PathBuf,
+}
+
+/// `gogo mate`.
+#[derive(clap::Args)]
+struct MateArgs {
+    /// The position: an SFEN, or `startpos`.
+    #[arg(long, default_value = "startpos")]
+    sfen: String,
+    /// Moves played from it first.
+    #[arg(long, num_args = 0..)]
+    moves: Vec<String>,
+    /// Milliseconds to spend at most (per problem with --bench).
+    #[arg(long)]
+    time: Option<u64>,
+    /// Proof table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+    /// Solve the fixed problem set instead (tests/data/tsume.tsv).
+    #[arg(long)]
+    bench: bool,
+}
+
+/// `gogo scorescale`.
+#[derive(clap::Args)]
+struct ScoreScaleArgs {
+    /// `classical`, `nnue` (the built-in network) or a network file (its nominal scale).
+    #[arg(long, default_value = "nnue")]
+    eval: String,
+}
+
+/// `gogo perft`.
+#[derive(clap::Args)]
+struct PerftArgs {
+    /// Depth in plies.
+    depth: u32,
+    /// Start position: an SFEN, or `startpos`.
+    #[arg(long, default_value = "startpos")]
+    sfen: String,
+    /// Moves played from the start position first.
+    #[arg(long, num_args = 0.., allow_hyphen_values = false)]
+    moves: Vec<String>,
 }
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
-    let cli = Cli::parse();
-    match cli.command {
+    match Cli::parse().command {
         None => {
             engine::run();
             ExitCode::SUCCESS
         }
-        Some(Command::ScoreScale { eval }) => match parse_evaluation(&eval) {
-            Ok((_, scale)) => {
-                println!("{scale}");
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("gogo score-scale: {e}");
-                ExitCode::from(2)
-            }
-        },
-        Some(Command::Bench {
-            depth,
-            threads,
-            hash,
-            eval,
-        }) => {
-            let evaluation = match eval.as_deref().map(parse_evaluation).transpose() {
-                Ok(e) => e.map_or_else(Evaluation::default, |(e, _)| e),
-                Err(e) => {
-                    eprintln!("gogo bench: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            let config = gogo_search::bench::BenchConfig {
-                depth,
-                threads,
-                hash_mb: hash,
-                evaluation,
-            };
-            let result = gogo_search::bench::run(&config, &mut |i, sfen, nodes| {
-                eprintln!("position {:>2} {sfen}: {nodes}", i + 1);
-            });
-            match result {
-                Ok(r) => {
-                    let nps = (r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9)) as u64;
-                    println!("Nodes searched: {}", r.nodes);
-                    println!("Nodes/second: {nps}");
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("gogo bench: {e}");
-                    ExitCode::from(2)
-                }
-            }
+        Some(Command::Bench(args)) => bench_command(args),
+        Some(Command::Datagen(args)) => datagen_command(args),
+        Some(Command::Mate(args)) => mate_command(args),
+        Some(Command::ScoreScale(args)) => score_scale_command(args),
+        Some(Command::Perft(args)) => perft_command(args),
+    }
+}
+
+/// Reports a bad argument of `gogo COMMAND` and gives its exit code.
+fn usage_error(command: &str, error: impl std::fmt::Display) -> ExitCode {
+    eprintln!("gogo {command}: {error}");
+    ExitCode::from(2)
+}
+
+/// The position `sfen` (or `startpos`) with `moves` played.
+fn position_from(sfen: &str, moves: &[String]) -> Result<Position, gogo_rules::SfenError> {
+    let mut text = sfen.to_string();
+    if !moves.is_empty() {
+        text = format!("{text} moves {}", moves.join(" "));
+    }
+    parse_usi_position(&text).map(|(start, moves)| moves.iter().fold(start, |p, &m| p.played(m)))
+}
+
+/// `gogo bench`: the node signature and speed, or `--list` the positions.
+fn bench_command(args: BenchArgs) -> ExitCode {
+    if args.list {
+        for sfen in gogo_search::bench::POSITIONS {
+            println!("{sfen}");
         }
-        Some(Command::Datagen {
-            games,
-            nodes,
-            threads,
-            seed,
-            min_random_plies,
-            max_random_plies,
-            opening_limit,
-            max_plies,
-            eval,
-            hash,
-            out,
-        }) => {
-            let (evaluation, score_scale) = match parse_evaluation(&eval) {
-                Ok(e) => e,
-                Err(e) => {
-                    eprintln!("gogo datagen: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            if min_random_plies > max_random_plies {
-                eprintln!("gogo datagen: --min-random-plies is above --max-random-plies");
-                return ExitCode::from(2);
-            }
-            let config = DatagenConfig {
-                games,
-                nodes,
-                threads,
-                seed,
-                random_plies: min_random_plies..=max_random_plies,
-                opening_limit,
-                max_plies,
-                evaluation,
-                score_scale,
-                hash_mb: hash,
-                out,
-            };
-            let mut report = |t: &DatagenTotals, elapsed: std::time::Duration| {
-                let secs = elapsed.as_secs_f64().max(1e-9);
-                let [w, d, l] = t.sente_results;
-                eprintln!(
-                    "games {}/{games}, positions {} ({:.0}/s), plies/game {:.1}, Sente +{w} ={d} -{l}, {:.0} s",
-                    t.games,
-                    t.positions,
-                    t.positions as f64 / secs,
-                    t.plies as f64 / t.games.max(1) as f64,
-                    secs
-                );
-            };
-            match datagen::run(&config, &mut report) {
-                Ok(t) => {
-                    println!("Positions written: {}", t.positions);
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("gogo datagen: {e}");
-                    ExitCode::FAILURE
-                }
-            }
+        return ExitCode::SUCCESS;
+    }
+    let evaluation = match args.eval.as_deref().map(parse_evaluation).transpose() {
+        Ok(e) => e.map_or_else(Evaluation::default, |(e, _)| e),
+        Err(e) => return usage_error("bench", e),
+    };
+    let config = gogo_search::bench::BenchConfig {
+        depth: args.depth,
+        threads: args.threads,
+        hash_mb: args.hash,
+        evaluation,
+    };
+    let result = gogo_search::bench::run(&config, &mut |i, sfen, nodes| {
+        eprintln!("position {:>2} {sfen}: {nodes}", i + 1);
+    });
+    match result {
+        Ok(r) => {
+            let nps = (r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9)) as u64;
+            println!("Nodes searched: {}", r.nodes);
+            println!("Nodes/second: {nps}");
+            ExitCode::SUCCESS
         }
-        Some(Command::Mate {
-            sfen,
-            moves,
-            time,
-            hash,
-            bench,
-        }) => mate_command(&sfen, &moves, time, hash, bench),
-        Some(Command::Perft { depth, sfen, moves }) => {
-            let mut text = sfen;
-            if !moves.is_empty() {
-                text = format!("{text} moves {}", moves.join(" "));
-            }
-            let pos = match parse_usi_position(&text) {
-                Ok((start, moves)) => moves.iter().fold(start, |p, &m| p.played(m)),
-                Err(e) => {
-                    eprintln!("gogo perft: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            let depth = match perft_depth(depth) {
-                Ok(d) => d,
-                Err(e) => {
-                    eprintln!("gogo perft: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            let stdout = std::io::stdout();
-            let never = std::sync::atomic::AtomicBool::new(false);
-            match print_perft(&mut stdout.lock(), &pos, depth, &never) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(_) => ExitCode::FAILURE,
-            }
+        Err(e) => usage_error("bench", e),
+    }
+}
+
+/// `gogo datagen`: self-play games written as training data.
+fn datagen_command(args: DatagenArgs) -> ExitCode {
+    let (evaluation, score_scale) = match parse_evaluation(&args.eval) {
+        Ok(e) => e,
+        Err(e) => return usage_error("datagen", e),
+    };
+    if args.min_random_plies > args.max_random_plies {
+        return usage_error("datagen", "--min-random-plies is above --max-random-plies");
+    }
+    let games = args.games;
+    let config = DatagenConfig {
+        games,
+        nodes: args.nodes,
+        threads: args.threads,
+        seed: args.seed,
+        random_plies: args.min_random_plies..=args.max_random_plies,
+        opening_limit: args.opening_limit,
+        max_plies: args.max_plies,
+        evaluation,
+        score_scale,
+        hash_mb: args.hash,
+        out: args.out,
+    };
+    let mut report = |t: &DatagenTotals, elapsed: std::time::Duration| {
+        let secs = elapsed.as_secs_f64().max(1e-9);
+        let [w, d, l] = t.sente_results;
+        eprintln!(
+            "games {}/{games}, positions {} ({:.0}/s), plies/game {:.1}, Sente +{w} ={d} -{l}, {:.0} s",
+            t.games,
+            t.positions,
+            t.positions as f64 / secs,
+            t.plies as f64 / t.games.max(1) as f64,
+            secs
+        );
+    };
+    match datagen::run(&config, &mut report) {
+        Ok(t) => {
+            println!("Positions written: {}", t.positions);
+            ExitCode::SUCCESS
         }
+        Err(e) => {
+            eprintln!("gogo datagen: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `gogo score-scale`.
+fn score_scale_command(args: ScoreScaleArgs) -> ExitCode {
+    match parse_evaluation(&args.eval) {
+        Ok((_, scale)) => {
+            println!("{scale}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => usage_error("score-scale", e),
+    }
+}
+
+/// `gogo perft`.
+fn perft_command(args: PerftArgs) -> ExitCode {
+    let pos = match position_from(&args.sfen, &args.moves) {
+        Ok(p) => p,
+        Err(e) => return usage_error("perft", e),
+    };
+    let depth = match perft_depth(args.depth) {
+        Ok(d) => d,
+        Err(e) => return usage_error("perft", e),
+    };
+    let never = std::sync::atomic::AtomicBool::new(false);
+    match print_perft(&mut std::io::stdout().lock(), &pos, depth, &never) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(_) => ExitCode::FAILURE,
     }
 }
 
@@ -287,25 +298,16 @@ fn parse_evaluation(text: &str) -> Result<(Evaluation, u32), String> {
 }
 
 /// `gogo mate`: one problem, or the bench set.
-fn mate_command(
-    sfen: &str,
-    moves: &[String],
-    time: Option<u64>,
-    hash: usize,
-    bench: bool,
-) -> ExitCode {
-    let mut solver = match Solver::new(hash) {
+fn mate_command(args: MateArgs) -> ExitCode {
+    let mut solver = match Solver::new(args.hash) {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("gogo mate: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return usage_error("mate", e),
     };
     let limits = MateLimits {
-        time: time.map(std::time::Duration::from_millis),
+        time: args.time.map(std::time::Duration::from_millis),
         ..Default::default()
     };
-    if bench {
+    if args.bench {
         let report = |i: usize, p: &gogo_mate::bench::BenchProblem| {
             eprintln!(
                 "problem {:>3} {}: {} in {:.3} ms, {} nodes ({} for the line){}",
@@ -340,16 +342,9 @@ fn mate_command(
             }
         };
     }
-    let mut text = sfen.to_string();
-    if !moves.is_empty() {
-        text = format!("{text} moves {}", moves.join(" "));
-    }
-    let pos = match parse_usi_position(&text) {
-        Ok((start, moves)) => moves.iter().fold(start, |p, &m| p.played(m)),
-        Err(e) => {
-            eprintln!("gogo mate: {e}");
-            return ExitCode::from(2);
-        }
+    let pos = match position_from(&args.sfen, &args.moves) {
+        Ok(p) => p,
+        Err(e) => return usage_error("mate", e),
     };
     let outcome = solver.solve(&pos, &limits, &mut |p| {
         eprintln!(
