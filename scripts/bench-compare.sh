@@ -21,8 +21,7 @@ for ((i = 0; i < rounds; i++)); do
 done
 sig_base=$(awk '/Nodes searched/ {print $3}' <<<"$out_base")
 sig_now=$(awk '/Nodes searched/ {print $3}' <<<"$out_now")
-median() { printf '%s\n' "$@" | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
-m_base=$(median "${nps_base[@]}"); m_now=$(median "${nps_now[@]}")
+m_base=$(printf '%s\n' "${nps_base[@]}" | median); m_now=$(printf '%s\n' "${nps_now[@]}" | median)
 echo "gogo@$rev: signature $sig_base, median $m_base nodes/s (${nps_base[*]})"
 echo "gogo:      signature $sig_now, median $m_now nodes/s (${nps_now[*]})"
 awk -v a="$m_now" -v b="$m_base" 'BEGIN {printf "ratio (this checkout / %s): %.3f\n", "'"$rev"'", a / b}'

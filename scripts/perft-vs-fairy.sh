@@ -15,7 +15,6 @@ cargo build --release -q -p gogo-usi
 GOGO=target/release/gogo
 
 now() { date +%s.%N; }
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 fairy_perft() {
   printf 'usi\nsetoption name UCI_Variant value minishogi\nposition startpos\ngo perft %s\nquit\n' "$1" \
     | "$FAIRY" 2>/dev/null | awk '/^Nodes searched/ {print $3}'

@@ -1,4 +1,9 @@
-# Sourced by scripts: installs the reference programs when they are missing.
+# Sourced by scripts: installs the reference programs when they are missing, and the
+# helpers they share.
+
+# The median of the numbers on stdin, one a line (the mean of the middle two for an even
+# count).
+median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2)}'; }
 GOGO_REF_DIR=${GOGO_REF_DIR:-$HOME/.cache/gogo-refs}
 mkdir -p "$GOGO_REF_DIR"
 

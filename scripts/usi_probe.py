@@ -1,6 +1,12 @@
 #!/usr/bin/env python3
-"""Small helpers for scripts that talk USI to an engine (gogo or fairy-stockfish)."""
+"""The scripts' one USI client (gogo or Fairy-Stockfish), and the bench positions."""
 import subprocess
+
+
+def bench_positions(gogo):
+    """gogo's bench positions, as `gogo bench --list` prints them."""
+    out = subprocess.run([gogo, "bench", "--list"], capture_output=True, text=True, check=True)
+    return [line for line in out.stdout.splitlines() if line.strip()]
 
 
 class Usi:
@@ -51,6 +57,12 @@ class Usi:
                 parsed["score"] = (words[i + 1], int(words[i + 2]))
             info = parsed
         return lines[-1].split()[1], info
+
+    def perft(self, sfen, depth):
+        """The leaf count of `go perft` (gogo and Fairy-Stockfish both answer it)."""
+        self.send(f"position sfen {sfen}")
+        self.send(f"go perft {depth}")
+        return int(self.wait("Nodes searched")[-1].split(":")[1])
 
     def quit(self):
         try:
