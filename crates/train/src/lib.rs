@@ -15,6 +15,8 @@
 pub mod calibration;
 pub mod dataset;
 pub mod model;
+pub mod trainer;
 
 pub use dataset::{Dataset, Sample};
 pub use model::{Adam, Gradients, Model, PARAMETERS};
+pub use trainer::{mean_loss, Schedule, Trainer};

@@ -5,8 +5,7 @@
 
 use clap::Parser;
 use gogo_search::nnue::data;
-use gogo_train::{Adam, Dataset, Model, Sample, PARAMETERS};
-use rayon::prelude::*;
+use gogo_train::{mean_loss, Dataset, Schedule, Trainer};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -52,21 +51,40 @@ struct Cli {
     calibrate: bool,
 }
 
-/// Positions per gradient chunk: fixed, so that the sums (and the network) do not depend on
-/// the number of threads.
-const CHUNK: usize = 1024;
-
-fn mean_loss(model: &Model, samples: &[Sample]) -> f64 {
-    if samples.is_empty() {
-        return f64::NAN;
+/// The data files, each `FILE` or `FILE:K` (its scores read at scale K instead of its
+/// header's), with the scale of each.
+fn read_data(arguments: &[String]) -> Result<Vec<(u32, Vec<data::Record>)>, String> {
+    let mut files = Vec::new();
+    for argument in arguments {
+        let (path, scale_override) = match argument.rsplit_once(':') {
+            Some((p, k)) if k.parse::<u32>().is_ok_and(|k| k > 0) => (p, k.parse().ok()),
+            _ => (argument.as_str(), None),
+        };
+        let (header_scale, records) = std::fs::File::open(path)
+            .map_err(|e| data::DataError::Io(e.to_string()))
+            .and_then(|mut f| data::read_all(&mut std::io::BufReader::new(&mut f)))
+            .map_err(|e| format!("{path}: {e}"))?;
+        let scale = scale_override.unwrap_or(header_scale);
+        eprintln!("{path}: {} positions, score scale {scale}", records.len());
+        files.push((scale, records));
     }
-    let total: f64 = samples
-        .par_chunks(CHUNK)
-        .map(|c| c.iter().map(|s| model.loss(s) as f64).sum::<f64>())
-        .collect::<Vec<_>>()
-        .iter()
-        .sum();
-    total / samples.len() as f64
+    Ok(files)
+}
+
+/// `--calibrate`: the score scale that fits the games' results, and what it means.
+fn calibrate(files: Vec<(u32, Vec<data::Record>)>) {
+    let records: Vec<_> = files.into_iter().flat_map(|(_, r)| r).collect();
+    let c = gogo_train::calibration::calibrate(&records);
+    println!(
+        "Score scale: {:.0} (mean squared error {:.4} over {} positions)",
+        c.scale, c.error, c.positions
+    );
+    for cp in [50.0, 100.0, 200.0, 400.0, 800.0] {
+        println!(
+            "score cp {cp:.0}: winning chance {:.1} %",
+            100.0 * c.chance(cp)
+        );
+    }
 }
 
 fn main() -> ExitCode {
@@ -81,40 +99,15 @@ fn main() -> ExitCode {
         }
     }
     let start = Instant::now();
-    let mut files = Vec::new();
-    for argument in &cli.data {
-        let (path, scale_override) = match argument.rsplit_once(':') {
-            Some((p, k)) if k.parse::<u32>().is_ok_and(|k| k > 0) => (p, k.parse().ok()),
-            _ => (argument.as_str(), None),
-        };
-        let read = std::fs::File::open(path)
-            .map_err(|e| data::DataError::Io(e.to_string()))
-            .and_then(|mut f| data::read_all(&mut std::io::BufReader::new(&mut f)));
-        match read {
-            Ok((header_scale, records)) => {
-                let scale = scale_override.unwrap_or(header_scale);
-                eprintln!("{path}: {} positions, score scale {scale}", records.len());
-                files.push((scale, records));
-            }
-            Err(e) => {
-                eprintln!("gogo-train: {path}: {e}");
-                return ExitCode::from(2);
-            }
+    let files = match read_data(&cli.data) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("gogo-train: {e}");
+            return ExitCode::from(2);
         }
-    }
+    };
     if cli.calibrate {
-        let records: Vec<_> = files.into_iter().flat_map(|(_, r)| r).collect();
-        let c = gogo_train::calibration::calibrate(&records);
-        println!(
-            "Score scale: {:.0} (mean squared error {:.4} over {} positions)",
-            c.scale, c.error, c.positions
-        );
-        for cp in [50.0, 100.0, 200.0, 400.0, 800.0] {
-            println!(
-                "score cp {cp:.0}: winning chance {:.1} %",
-                100.0 * c.chance(cp)
-            );
-        }
+        calibrate(files);
         return ExitCode::SUCCESS;
     }
     let dataset = Dataset::build(&files, cli.lambda, cli.seed, cli.validation);
@@ -130,45 +123,15 @@ fn main() -> ExitCode {
         eprintln!("gogo-train: no training positions");
         return ExitCode::from(2);
     }
-    let mut model = Model::new(cli.seed);
-    let mut adam = Adam::new();
+    let schedule = Schedule::new(cli.epochs, cli.lr, cli.decay_fraction);
+    let mut trainer = Trainer::new(cli.seed, cli.batch);
     let mut train = dataset.train;
-    let mut rng = gogo_rules::Rng::new(cli.seed ^ 0x5eed);
-    let decay_from = ((cli.epochs as f64) * (1.0 - cli.decay_fraction)).round() as usize;
     let mut log = Vec::new();
-    for epoch in 1..=cli.epochs {
+    for epoch in 1..=schedule.epochs {
         let epoch_start = Instant::now();
-        for i in (1..train.len()).rev() {
-            train.swap(i, rng.below(i + 1));
-        }
-        let lr = if epoch > decay_from {
-            cli.lr / 10.0
-        } else {
-            cli.lr
-        };
-        let mut train_loss = 0.0;
-        for batch in train.chunks(cli.batch) {
-            let parts: Vec<(Vec<f32>, f64)> = batch
-                .par_chunks(CHUNK)
-                .map(|chunk| {
-                    let mut grad = vec![0f32; PARAMETERS];
-                    let loss = model.accumulate_gradient(chunk, &mut grad);
-                    (grad, loss)
-                })
-                .collect();
-            let mut grad = vec![0f32; PARAMETERS];
-            for (g, loss) in &parts {
-                for (a, b) in grad.iter_mut().zip(g) {
-                    *a += b;
-                }
-                train_loss += loss;
-            }
-            let n = batch.len() as f32;
-            grad.iter_mut().for_each(|g| *g /= n);
-            adam.step(&mut model, &grad, lr);
-        }
-        train_loss /= train.len() as f64;
-        let validation = mean_loss(&model, &dataset.validation);
+        let lr = schedule.lr(epoch);
+        let train_loss = trainer.epoch(&mut train, lr);
+        let validation = mean_loss(trainer.model(), &dataset.validation);
         let line = format!(
             "epoch {epoch:>3}: lr {lr:.1e}, train loss {train_loss:.6}, validation loss {validation:.6}, {:.1} s",
             epoch_start.elapsed().as_secs_f64()
@@ -177,7 +140,7 @@ fn main() -> ExitCode {
         log.push(line);
     }
     let out = cli.out.clone().expect("clap requires --out when training");
-    let net = model.quantise();
+    let net = trainer.model().quantise();
     if let Err(e) = std::fs::write(&out, net.to_bytes()) {
         eprintln!("gogo-train: {}: {e}", out.display());
         return ExitCode::FAILURE;
@@ -190,7 +153,7 @@ fn main() -> ExitCode {
         cli.epochs,
         cli.batch,
         cli.lr,
-        decay_from + 1,
+        schedule.decay_from + 1,
         cli.lambda,
         cli.seed,
         cli.validation,
@@ -213,7 +176,7 @@ fn main() -> ExitCode {
     println!(
         "Network written: {} (validation loss {:.6})",
         out.display(),
-        mean_loss(&model, &dataset.validation)
+        mean_loss(trainer.model(), &dataset.validation)
     );
     ExitCode::SUCCESS
 }
