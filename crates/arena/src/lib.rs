@@ -10,6 +10,7 @@
 pub mod record;
 pub mod referee;
 pub mod report;
+pub mod shard;
 pub mod stats;
 
 pub use gogo_protocol::EngineSpec;
@@ -38,6 +39,8 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
     /// How long an engine may take to start or to answer `isready`.
     pub startup_timeout: Duration,
+    /// The share of the game pairs to play (the whole match by default).
+    pub shard: shard::Shard,
 }
 
 /// One finished game of a match.
@@ -136,10 +139,15 @@ pub struct MatchSummary {
 
 /// The tally and pentanomial of finished games (any order).
 pub fn summarize(games: &[MatchGame]) -> (Tally, Pentanomial) {
+    tally_pairs(games.iter().map(|g| (g.index, g.points_for_first())))
+}
+
+/// The tally and pentanomial of games given as (schedule index, engine 0's points); pairs
+/// are the games `2p` and `2p + 1`, counted once both are in.
+pub fn tally_pairs(games: impl IntoIterator<Item = (usize, f64)>) -> (Tally, Pentanomial) {
     let mut tally = Tally::default();
     let mut by_pair: std::collections::BTreeMap<usize, Vec<f64>> = Default::default();
-    for g in games {
-        let p = g.points_for_first();
+    for (index, p) in games {
         if p == 1.0 {
             tally.wins += 1;
         } else if p == 0.0 {
@@ -147,7 +155,7 @@ pub fn summarize(games: &[MatchGame]) -> (Tally, Pentanomial) {
         } else {
             tally.draws += 1;
         }
-        by_pair.entry(g.index / 2).or_default().push(p);
+        by_pair.entry(index / 2).or_default().push(p);
     }
     let mut penta = Pentanomial::default();
     for points in by_pair.values().filter(|v| v.len() == 2) {
@@ -258,7 +266,7 @@ pub fn run_match(
     progress: &mut dyn FnMut(&[MatchGame]),
 ) -> Result<MatchSummary, ArenaError> {
     let pairs = config.games.div_ceil(2).max(1);
-    let total = pairs * 2;
+    let schedule = config.shard.games(pairs * 2);
     let openings = if config.openings.is_empty() {
         vec!["startpos".to_string()]
     } else {
@@ -273,7 +281,7 @@ pub fn run_match(
     std::thread::scope(|scope| {
         for _ in 0..config.concurrency.max(1) {
             let tx = tx.clone();
-            let (next, stop, openings) = (&next, &stop, &openings);
+            let (next, stop, openings, schedule) = (&next, &stop, &openings, &schedule);
             scope.spawn(move || {
                 let rules = config.settings.rules;
                 let mut slots: [Option<EngineClient>; 2] = [None, None];
@@ -281,10 +289,10 @@ pub fn run_match(
                     if stop.load(Ordering::SeqCst) {
                         break;
                     }
-                    let index = next.fetch_add(1, Ordering::SeqCst);
-                    if index >= total {
+                    let k = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(&index) = schedule.get(k) else {
                         break;
-                    }
+                    };
                     for (k, slot) in slots.iter_mut().enumerate() {
                         if let Err(e) =
                             revive(slot, &config.engines[k], &rules, config.startup_timeout)

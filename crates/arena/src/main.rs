@@ -1,7 +1,8 @@
 //! `gogo-arena`: plays USI engines against each other with the gogo rules crate as referee.
 
-use clap::Parser;
+use clap::{Parser, Subcommand};
 use gogo_arena::referee::{Adjudication, GameSettings, TimeControl};
+use gogo_arena::shard::{merge, Shard};
 use gogo_arena::stats::Sprt;
 use gogo_arena::EngineSpec;
 use gogo_arena::{default_opening, read_openings, record, report, run_match, MatchConfig};
@@ -13,9 +14,13 @@ use std::time::Duration;
 #[command(
     name = "gogo-arena",
     version,
-    about = "Minishogi engine matches over USI, refereed by the gogo rules"
+    about = "Minishogi engine matches over USI, refereed by the gogo rules",
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
 )]
 struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
     /// An engine: `name=N,cmd=PROGRAM[,arg=A]...[,option.NAME=VALUE]...`. Give exactly two.
     #[arg(long = "engine", required = true, num_args = 1)]
     engines: Vec<EngineSpec>,
@@ -58,6 +63,48 @@ struct Cli {
     /// Seconds an engine may take to start or per fixed-depth/nodes move.
     #[arg(long, default_value_t = 30)]
     timeout: u64,
+    /// Play only shard I of N of the game pairs (I from 1 to N), the same ones on any
+    /// machine; `gogo-arena merge` puts the shards' --jsonl files together.
+    #[arg(long, default_value = "1/1")]
+    shard: Shard,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// The whole match from the --jsonl files of its shards: W/L/D, Elo, pentanomial,
+    /// endings and, with --sprt, the verdict.
+    Merge {
+        /// The shards' JSON-lines files.
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+        /// SPRT, e.g. "elo0=0 elo1=10".
+        #[arg(long)]
+        sprt: Option<Sprt>,
+    },
+}
+
+/// `gogo-arena merge`.
+fn merge_command(files: &[std::path::PathBuf], sprt: Option<Sprt>) -> ExitCode {
+    let mut texts = Vec::new();
+    for path in files {
+        match std::fs::read_to_string(path) {
+            Ok(t) => texts.push(t),
+            Err(e) => {
+                eprintln!("gogo-arena merge: {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        }
+    }
+    match merge(&texts) {
+        Ok(m) => {
+            print!("{}", report::MergedReport(&m, sprt));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("gogo-arena merge: {e}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -65,6 +112,9 @@ fn main() -> ExitCode {
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
+    if let Some(Command::Merge { files, sprt }) = &cli.command {
+        return merge_command(files, *sprt);
+    }
     let [first, second] = match <[EngineSpec; 2]>::try_from(cli.engines.clone()) {
         Ok(pair) => pair,
         Err(_) => {
@@ -111,6 +161,7 @@ fn main() -> ExitCode {
         concurrency: cli.concurrency,
         sprt: cli.sprt,
         startup_timeout: Duration::from_secs(cli.timeout),
+        shard: cli.shard,
     };
     let total = cli.games.div_ceil(2) * 2;
     let mut progress =

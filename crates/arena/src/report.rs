@@ -1,6 +1,7 @@
 //! What the arena prints: a line after each game, and the match's summary.
 
-use crate::stats::SprtDecision;
+use crate::shard::Merged;
+use crate::stats::{Pentanomial, Sprt, SprtDecision, Tally};
 use crate::{summarize, MatchGame, MatchSummary};
 use std::fmt;
 
@@ -25,42 +26,91 @@ pub fn progress_line(games: &[MatchGame], total: usize) -> String {
     )
 }
 
+/// Score, Elo with LOS, and the pentanomial, from the first engine's side.
+fn standing(
+    f: &mut fmt::Formatter<'_>,
+    [first, second]: &[String; 2],
+    t: Tally,
+    penta: &Pentanomial,
+) -> fmt::Result {
+    let (elo, err) = t.elo();
+    writeln!(
+        f,
+        "Score of {first} vs {second}: {} - {} - {} [{:.3}] {}",
+        t.wins,
+        t.losses,
+        t.draws,
+        t.score(),
+        t.games()
+    )?;
+    writeln!(
+        f,
+        "Elo difference: {elo:+.1} +/- {err:.1}, LOS: {:.1} %",
+        100.0 * t.los()
+    )?;
+    let p = penta.0;
+    writeln!(
+        f,
+        "Pentanomial (pairs by {first}'s points 0, 0.5, 1, 1.5, 2): [{}, {}, {}, {}, {}]",
+        p[0], p[1], p[2], p[3], p[4]
+    )
+}
+
+/// The games' endings by their first word (`checkmate`, `fourfold`, `time`, ...).
+fn endings<'a>(f: &mut fmt::Formatter<'_>, reasons: impl Iterator<Item = &'a str>) -> fmt::Result {
+    let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
+    for reason in reasons {
+        *counts
+            .entry(reason.split(' ').next().unwrap_or(""))
+            .or_default() += 1;
+    }
+    let counts: Vec<String> = counts.iter().map(|(r, n)| format!("{r} {n}")).collect();
+    writeln!(f, "Endings: {}", counts.join(", "))
+}
+
+/// The SPRT's verdict with its LLR and bounds.
+fn sprt_line(
+    f: &mut fmt::Formatter<'_>,
+    decision: SprtDecision,
+    llr: f64,
+    sprt: Sprt,
+) -> fmt::Result {
+    let (lo, hi) = sprt.bounds();
+    let verdict = match decision {
+        SprtDecision::AcceptH1 => "H1 accepted",
+        SprtDecision::AcceptH0 => "H0 accepted",
+        SprtDecision::Continue => "undecided",
+    };
+    writeln!(f, "SPRT: llr {llr:.2} ({lo:.2}, {hi:.2}): {verdict}")
+}
+
+/// A merged match and, if asked, its SPRT.
+pub struct MergedReport<'a>(pub &'a Merged, pub Option<Sprt>);
+
+impl fmt::Display for MergedReport<'_> {
+    /// Score, Elo and LOS, pentanomial, endings, and the SPRT's verdict.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let MergedReport(m, sprt) = self;
+        standing(f, &m.names, m.tally, &m.pentanomial)?;
+        endings(f, m.games.iter().map(|g| g.reason.as_str()))?;
+        if let Some(s) = sprt {
+            sprt_line(f, s.decide(&m.pentanomial), s.llr(&m.pentanomial), *s)?;
+        }
+        Ok(())
+    }
+}
+
 impl fmt::Display for MatchSummary {
     /// The summary: score, Elo and LOS, pentanomial, endings, each engine's faults and
     /// pondering, and the SPRT verdict.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let [first, second] = &self.names;
-        let t = self.tally;
-        let (elo, err) = t.elo();
-        writeln!(
-            f,
-            "Score of {first} vs {second}: {} - {} - {} [{:.3}] {}",
-            t.wins,
-            t.losses,
-            t.draws,
-            t.score(),
-            t.games()
-        )?;
-        writeln!(
-            f,
-            "Elo difference: {elo:+.1} +/- {err:.1}, LOS: {:.1} %",
-            100.0 * t.los()
-        )?;
-        let p = self.pentanomial.0;
-        writeln!(
-            f,
-            "Pentanomial (pairs by {first}'s points 0, 0.5, 1, 1.5, 2): [{}, {}, {}, {}, {}]",
-            p[0], p[1], p[2], p[3], p[4]
-        )?;
-        // Endings by their first word (`checkmate`, `fourfold`, `time`, ...).
-        let mut reasons: std::collections::BTreeMap<String, usize> = Default::default();
-        for g in &self.games {
-            let reason = g.record.ending.reason();
-            let word = reason.split(' ').next().unwrap_or("").to_string();
-            *reasons.entry(word).or_default() += 1;
-        }
-        let reasons: Vec<String> = reasons.iter().map(|(r, n)| format!("{r} {n}")).collect();
-        writeln!(f, "Endings: {}", reasons.join(", "))?;
+        standing(f, &self.names, self.tally, &self.pentanomial)?;
+        let reasons: Vec<String> = self
+            .games
+            .iter()
+            .map(|g| g.record.ending.reason())
+            .collect();
+        endings(f, reasons.iter().map(String::as_str))?;
         // Faults by engine (what no engine should ever do), and pondering for those that
         // ponder: how often the guess was right, the longest wait for `bestmove` after `stop`.
         for (name, totals) in self.names.iter().zip(&self.totals) {
@@ -80,13 +130,7 @@ impl fmt::Display for MatchSummary {
             }
         }
         if let Some((decision, llr, sprt)) = self.sprt {
-            let (lo, hi) = sprt.bounds();
-            let verdict = match decision {
-                SprtDecision::AcceptH1 => "H1 accepted",
-                SprtDecision::AcceptH0 => "H0 accepted",
-                SprtDecision::Continue => "undecided",
-            };
-            writeln!(f, "SPRT: llr {llr:.2} ({lo:.2}, {hi:.2}): {verdict}")?;
+            sprt_line(f, decision, llr, sprt)?;
         }
         Ok(())
     }

@@ -1,0 +1,94 @@
+//! A match spread over shards: four shards, merged, give the same games, counts and pairs
+//! as the whole match played at once.
+
+mod common;
+
+use common::{gogo, run_arena};
+use std::collections::BTreeMap;
+
+/// Each game's index and moves, from JSON lines.
+fn games(jsonl: &str) -> BTreeMap<u64, String> {
+    jsonl
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            (v["game"].as_u64().unwrap(), v["moves"].to_string())
+        })
+        .collect()
+}
+
+/// The lines of a summary that state the standing.
+fn standing(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|l| {
+            l.starts_with("Score of") || l.starts_with("Pentanomial") || l.starts_with("Endings")
+        })
+        .collect()
+}
+
+#[test]
+fn four_shards_merged_are_the_whole_match() {
+    let dir = std::env::temp_dir().join(format!("gogo-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = dir.join("openings.txt");
+    let lines: Vec<&str> = include_str!("../../../scripts/openings.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(4)
+        .collect();
+    std::fs::write(&openings, lines.join("\n")).unwrap();
+    // Fixed depth: every game is the same wherever it is played (usinewgame clears the
+    // engine's table and histories).
+    let gogo = gogo();
+    let a = format!("name=A,cmd={gogo}");
+    let b = format!("name=B,cmd={gogo},option.UseNNUE=false");
+    let run = |shard: &str, out: &std::path::Path| {
+        run_arena(&[
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--tc",
+            "depth=3",
+            "--games",
+            "8",
+            "--openings",
+            openings.to_str().unwrap(),
+            "--shard",
+            shard,
+            "--jsonl",
+            out.to_str().unwrap(),
+        ])
+    };
+    let whole = run("1/1", &dir.join("whole.jsonl"));
+    let mut shard_files = Vec::new();
+    for i in 1..=4 {
+        let path = dir.join(format!("shard{i}.jsonl"));
+        run(&format!("{i}/4"), &path);
+        let played = games(&std::fs::read_to_string(&path).unwrap());
+        assert_eq!(played.len(), 2, "shard {i}: one pair");
+        shard_files.push(path);
+    }
+    let merged = std::process::Command::new(env!("CARGO_BIN_EXE_gogo-arena"))
+        .arg("merge")
+        .args(&shard_files)
+        .output()
+        .unwrap();
+    assert!(
+        merged.status.success(),
+        "{}",
+        String::from_utf8_lossy(&merged.stderr)
+    );
+    let merged = String::from_utf8_lossy(&merged.stdout).into_owned();
+    assert_eq!(standing(&merged), standing(&whole), "{merged}\n{whole}");
+    assert_eq!(standing(&whole).len(), 3);
+    let mut union = BTreeMap::new();
+    for path in &shard_files {
+        union.extend(games(&std::fs::read_to_string(path).unwrap()));
+    }
+    assert_eq!(
+        union,
+        games(&std::fs::read_to_string(dir.join("whole.jsonl")).unwrap())
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
