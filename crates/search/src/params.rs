@@ -8,6 +8,66 @@
 
 use gogo_rules::PieceKind;
 
+/// A search parameter a tuner may set: its name, default, range and SPSA step. In a release
+/// build it is a constant ([`Tunable::get`] folds to its default); built with the `tune`
+/// feature, [`TUNABLES`] can set it at run time (the engine offers each as a USI option).
+#[derive(Debug)]
+pub struct Tunable {
+    /// The name (the USI option's in a tuning build).
+    pub name: &'static str,
+    /// The value in a release build, and the start of tuning.
+    pub default: i32,
+    /// The least value.
+    pub min: i32,
+    /// The most value.
+    pub max: i32,
+    /// SPSA's perturbation for this parameter.
+    pub step: i32,
+    #[cfg(feature = "tune")]
+    value: std::sync::atomic::AtomicI32,
+}
+
+macro_rules! tunable {
+    ($name:literal, $default:expr, $min:expr, $max:expr, $step:expr) => {
+        Tunable {
+            name: $name,
+            default: $default,
+            min: $min,
+            max: $max,
+            step: $step,
+            #[cfg(feature = "tune")]
+            value: std::sync::atomic::AtomicI32::new($default),
+        }
+    };
+}
+
+impl Tunable {
+    /// The value.
+    #[inline(always)]
+    pub fn get(&self) -> i32 {
+        #[cfg(feature = "tune")]
+        {
+            self.value.load(std::sync::atomic::Ordering::Relaxed)
+        }
+        #[cfg(not(feature = "tune"))]
+        {
+            self.default
+        }
+    }
+
+    /// Sets the value (a tuning build only; `false` outside the range or elsewhere).
+    pub fn set(&self, value: i32) -> bool {
+        #[cfg(feature = "tune")]
+        if (self.min..=self.max).contains(&value) {
+            self.value
+                .store(value, std::sync::atomic::Ordering::Relaxed);
+            return true;
+        }
+        let _ = value;
+        false
+    }
+}
+
 /// Piece values on the board for SEE and capture ordering, by [`PieceKind::index`] (the
 /// king's is 0: SEE treats it apart).
 pub const BOARD_VALUE: [i32; PieceKind::COUNT] = [268, 566, 636, 706, 876, 0, 714, 644, 1196, 1416];
@@ -27,27 +87,27 @@ pub fn capture_gain(kind: PieceKind) -> i32 {
 }
 
 /// Aspiration windows: the first half-width, and the depth from which they are used.
-pub const ASPIRATION_DELTA: i32 = 25;
+pub static ASPIRATION_DELTA: Tunable = tunable!("ASPIRATION_DELTA", 25, 10, 60, 5);
 /// See [`ASPIRATION_DELTA`].
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 
 /// Reverse futility pruning: deepest depth, margin per ply, and the margin given back when
 /// the evaluation is improving.
-pub const RFP_MAX_DEPTH: i32 = 6;
+pub static RFP_MAX_DEPTH: Tunable = tunable!("RFP_MAX_DEPTH", 6, 3, 9, 1);
 /// See [`RFP_MAX_DEPTH`].
-pub const RFP_MARGIN_PER_PLY: i32 = 90;
+pub static RFP_MARGIN_PER_PLY: Tunable = tunable!("RFP_MARGIN_PER_PLY", 90, 40, 160, 10);
 /// See [`RFP_MAX_DEPTH`].
-pub const RFP_IMPROVING_BONUS: i32 = 30;
+pub static RFP_IMPROVING_BONUS: Tunable = tunable!("RFP_IMPROVING_BONUS", 30, 0, 80, 8);
 
 /// Null-move pruning: shallowest depth; the reduction is `base + depth / divisor` plus one
 /// per `eval_step` above beta, at most `eval_max` more.
 pub const NMP_MIN_DEPTH: i32 = 3;
 /// See [`NMP_MIN_DEPTH`].
-pub const NMP_BASE_REDUCTION: i32 = 3;
+pub static NMP_BASE_REDUCTION: Tunable = tunable!("NMP_BASE_REDUCTION", 3, 1, 5, 1);
 /// See [`NMP_MIN_DEPTH`].
-pub const NMP_DEPTH_DIVISOR: i32 = 4;
+pub static NMP_DEPTH_DIVISOR: Tunable = tunable!("NMP_DEPTH_DIVISOR", 4, 2, 8, 1);
 /// See [`NMP_MIN_DEPTH`].
-pub const NMP_EVAL_STEP: i32 = 200;
+pub static NMP_EVAL_STEP: Tunable = tunable!("NMP_EVAL_STEP", 200, 80, 400, 25);
 /// See [`NMP_MIN_DEPTH`].
 pub const NMP_EVAL_MAX: i32 = 2;
 
@@ -59,27 +119,28 @@ pub const IIR_MIN_DEPTH: i32 = 4;
 /// are skipped (halved when not improving).
 pub const LMP_MAX_DEPTH: i32 = 4;
 /// See [`LMP_MAX_DEPTH`].
-pub const LMP_BASE: i32 = 3;
+pub static LMP_BASE: Tunable = tunable!("LMP_BASE", 3, 1, 8, 1);
 /// See [`LMP_MAX_DEPTH`].
 pub const LMP_SLACK: usize = 2;
 
 /// Futility pruning of quiet moves: deepest depth, base margin and margin per ply.
 pub const FUTILITY_MAX_DEPTH: i32 = 5;
 /// See [`FUTILITY_MAX_DEPTH`].
-pub const FUTILITY_BASE: i32 = 120;
+pub static FUTILITY_BASE: Tunable = tunable!("FUTILITY_BASE", 120, 40, 240, 15);
 /// See [`FUTILITY_MAX_DEPTH`].
-pub const FUTILITY_PER_PLY: i32 = 100;
+pub static FUTILITY_PER_PLY: Tunable = tunable!("FUTILITY_PER_PLY", 100, 40, 180, 10);
 
-/// Late-move reductions: `base + ln(depth) · ln(move number) / divisor`, from this depth and
-/// move number on; the history term moves it by `history / LMR_HISTORY_DIVISOR`, clamped.
-pub const LMR_BASE: f64 = 0.5;
-/// See [`LMR_BASE`].
-pub const LMR_DIVISOR: f64 = 2.1;
-/// See [`LMR_BASE`].
+/// Late-move reductions: `base + ln(depth) · ln(move number) / divisor` (base and divisor in
+/// hundredths), from this depth and move number on; the history term moves it by
+/// `history / LMR_HISTORY_DIVISOR`, clamped.
+pub static LMR_BASE_CENTI: Tunable = tunable!("LMR_BASE_CENTI", 50, 0, 120, 8);
+/// See [`LMR_BASE_CENTI`].
+pub static LMR_DIVISOR_CENTI: Tunable = tunable!("LMR_DIVISOR_CENTI", 210, 150, 320, 12);
+/// See [`LMR_BASE_CENTI`].
 pub const LMR_MIN_DEPTH: i32 = 3;
-/// See [`LMR_BASE`].
-pub const LMR_HISTORY_DIVISOR: i32 = 6000;
-/// See [`LMR_BASE`].
+/// See [`LMR_BASE_CENTI`].
+pub static LMR_HISTORY_DIVISOR: Tunable = tunable!("LMR_HISTORY_DIVISOR", 6000, 2000, 12000, 600);
+/// See [`LMR_BASE_CENTI`].
 pub const LMR_HISTORY_MAX: i32 = 2;
 /// At the root, quiet moves after the first few of a line are reduced by one ply.
 pub const ROOT_LMR_AFTER: usize = 3;
@@ -89,14 +150,14 @@ pub const CHECK_EXTENSION_SLACK: usize = 8;
 
 /// Quiescence delta pruning: a capture that cannot lift the score to alpha even with this
 /// margin is skipped.
-pub const QS_DELTA_MARGIN: i32 = 250;
+pub static QS_DELTA_MARGIN: Tunable = tunable!("QS_DELTA_MARGIN", 250, 100, 450, 25);
 
 /// History: scores stay within this bound (gravity formula).
 pub const HISTORY_MAX: i32 = 16_384;
 /// History bonus for a cutoff at `depth`: `depth² · HISTORY_BONUS_SCALE`, capped.
-pub const HISTORY_BONUS_SCALE: i32 = 16;
+pub static HISTORY_BONUS_SCALE: Tunable = tunable!("HISTORY_BONUS_SCALE", 16, 4, 40, 3);
 /// See [`HISTORY_BONUS_SCALE`].
-pub const HISTORY_BONUS_MAX: i32 = 1600;
+pub static HISTORY_BONUS_MAX: Tunable = tunable!("HISTORY_BONUS_MAX", 1600, 600, 3200, 150);
 /// Quiet moves remembered per node for the history malus.
 pub const QUIETS_REMEMBERED: usize = 64;
 
@@ -115,3 +176,46 @@ pub const INSTABILITY_MAX: f64 = 2.5;
 pub const INSTABILITY_DECAY: f64 = 0.85;
 /// No new iteration is started after this fraction of the stretched soft target.
 pub const NEW_ITERATION_FRACTION: f64 = 0.6;
+
+/// Every tunable search parameter, for the tuner and the USI options of a tuning build.
+/// (Statics, so that a tuning build's values are the ones the search reads.)
+pub static TUNABLES: [&Tunable; 16] = [
+    &ASPIRATION_DELTA,
+    &RFP_MAX_DEPTH,
+    &RFP_MARGIN_PER_PLY,
+    &RFP_IMPROVING_BONUS,
+    &NMP_BASE_REDUCTION,
+    &NMP_DEPTH_DIVISOR,
+    &NMP_EVAL_STEP,
+    &LMP_BASE,
+    &FUTILITY_BASE,
+    &FUTILITY_PER_PLY,
+    &LMR_BASE_CENTI,
+    &LMR_DIVISOR_CENTI,
+    &LMR_HISTORY_DIVISOR,
+    &QS_DELTA_MARGIN,
+    &HISTORY_BONUS_SCALE,
+    &HISTORY_BONUS_MAX,
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tunables_are_named_once_and_start_in_their_range() {
+        let mut names: Vec<&str> = TUNABLES.iter().map(|t| t.name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), TUNABLES.len());
+        for t in TUNABLES {
+            assert!(
+                t.min <= t.default && t.default <= t.max && t.step > 0,
+                "{t:?}"
+            );
+            assert_eq!(t.get(), t.default, "{}", t.name);
+        }
+        // Outside the range nothing is set, in any build.
+        assert!(!RFP_MARGIN_PER_PLY.set(RFP_MARGIN_PER_PLY.max + 1));
+    }
+}

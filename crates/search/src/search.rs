@@ -72,7 +72,9 @@ fn reduction(depth: i32, move_number: usize) -> i32 {
     if depth < LMR_MIN_DEPTH || move_number < 3 {
         return 0;
     }
-    let r = LMR_BASE + (depth as f64).ln() * (move_number as f64).ln() / LMR_DIVISOR;
+    let base = f64::from(LMR_BASE_CENTI.get()) / 100.0;
+    let divisor = f64::from(LMR_DIVISOR_CENTI.get()) / 100.0;
+    let r = base + (depth as f64).ln() * (move_number as f64).ln() / divisor;
     r as i32
 }
 
@@ -244,7 +246,9 @@ impl<'a> Worker<'a> {
                 }
                 let gain = pos.captured_piece(mv).map_or(0, |p| capture_gain(p.kind));
                 let quiet_check = !pos.is_capture(mv) && !mv.is_promotion();
-                if stand_pat + gain + QS_DELTA_MARGIN < alpha && !mv.is_promotion() && !quiet_check
+                if stand_pat + gain + QS_DELTA_MARGIN.get() < alpha
+                    && !mv.is_promotion()
+                    && !quiet_check
                 {
                     continue;
                 }
@@ -348,9 +352,13 @@ impl<'a> Worker<'a> {
 
         if !pv_node && !in_check {
             // 5. Reverse futility pruning: far above beta near the horizon.
-            if depth <= RFP_MAX_DEPTH
-                && eval - RFP_MARGIN_PER_PLY * depth
-                    + if improving { RFP_IMPROVING_BONUS } else { 0 }
+            if depth <= RFP_MAX_DEPTH.get()
+                && eval - RFP_MARGIN_PER_PLY.get() * depth
+                    + if improving {
+                        RFP_IMPROVING_BONUS.get()
+                    } else {
+                        0
+                    }
                     >= beta
                 && beta.abs() < MATE_IN_MAX_PLY
             {
@@ -363,9 +371,9 @@ impl<'a> Worker<'a> {
                 && self.td.stack[ply].played.is_some()
                 && beta.abs() < MATE_IN_MAX_PLY
             {
-                let r = NMP_BASE_REDUCTION
-                    + depth / NMP_DEPTH_DIVISOR
-                    + ((eval - beta) / NMP_EVAL_STEP).min(NMP_EVAL_MAX);
+                let r = NMP_BASE_REDUCTION.get()
+                    + depth / NMP_DEPTH_DIVISOR.get()
+                    + ((eval - beta) / NMP_EVAL_STEP.get()).min(NMP_EVAL_MAX);
                 let child = self.make_null_move(pos, ply);
                 let score =
                     -self.search::<false>(&child, depth - r, -beta, -beta + 1, ply + 1, !cut_node);
@@ -419,12 +427,13 @@ impl<'a> Worker<'a> {
 
             // 9. Shallow pruning of late quiet moves once a non-losing score is in hand.
             if !pv_node && !in_check && best > -MATE_IN_MAX_PLY && quiet && !gives_check {
-                let lmp_limit = (LMP_BASE + depth * depth) as usize / if improving { 1 } else { 2 };
+                let lmp_limit =
+                    (LMP_BASE.get() + depth * depth) as usize / if improving { 1 } else { 2 };
                 if depth <= LMP_MAX_DEPTH && move_number > lmp_limit + LMP_SLACK {
                     continue;
                 }
                 if depth <= FUTILITY_MAX_DEPTH
-                    && eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
+                    && eval + FUTILITY_BASE.get() + FUTILITY_PER_PLY.get() * depth <= alpha
                 {
                     continue;
                 }
@@ -440,7 +449,7 @@ impl<'a> Worker<'a> {
             if depth >= LMR_MIN_DEPTH && move_number > 2 + pv_node as usize && quiet {
                 r = reduction(depth, move_number);
                 r -= pv_node as i32;
-                r -= (self.td.history.get(side, mv) / LMR_HISTORY_DIVISOR)
+                r -= (self.td.history.get(side, mv) / LMR_HISTORY_DIVISOR.get())
                     .clamp(-LMR_HISTORY_MAX, LMR_HISTORY_MAX);
                 r += !improving as i32;
                 r += cut_node as i32;
@@ -527,7 +536,7 @@ impl<'a> Worker<'a> {
         continuation: &[Option<PieceTo>; 2],
         previous: Option<Move>,
     ) {
-        let bonus = (depth * depth * HISTORY_BONUS_SCALE).min(HISTORY_BONUS_MAX);
+        let bonus = (depth * depth * HISTORY_BONUS_SCALE.get()).min(HISTORY_BONUS_MAX.get());
         self.td.stack[ply].add_killer(mv);
         self.td.history.update(side, mv, bonus);
         for &(q, _) in quiets_tried {
@@ -653,7 +662,7 @@ impl<'a> Worker<'a> {
             for pv_index in 0..lines {
                 // Aspiration window around the previous score.
                 let previous = self.root_moves[pv_index].previous_score;
-                let mut delta = ASPIRATION_DELTA;
+                let mut delta = ASPIRATION_DELTA.get();
                 let (mut alpha, mut beta) =
                     if search_depth >= ASPIRATION_MIN_DEPTH && previous.abs() < 10_000 {
                         (previous - delta, previous + delta)

@@ -35,6 +35,9 @@ enum Command {
     ScoreScale(ScoreScaleArgs),
     /// Count the leaves of the legal move tree, per root move.
     Perft(PerftArgs),
+    /// Print the search's tunable parameters as CSV (name, default, min, max, step), for
+    /// `gogo-arena tune`; a build with `--features tune` takes them as USI options.
+    Tunables,
 }
 
 /// `gogo bench`.
@@ -152,6 +155,13 @@ fn main() -> ExitCode {
         Some(Command::Mate(args)) => mate_command(args),
         Some(Command::ScoreScale(args)) => score_scale_command(args),
         Some(Command::Perft(args)) => perft_command(args),
+        Some(Command::Tunables) => {
+            println!("name,default,min,max,step");
+            for t in gogo_search::params::TUNABLES {
+                println!("{},{},{},{},{}", t.name, t.default, t.min, t.max, t.step);
+            }
+            ExitCode::SUCCESS
+        }
     }
 }
 

@@ -382,9 +382,25 @@ impl UsiOption {
     }
 }
 
-/// The `option` lines of the `usi` answer.
+/// The `option` lines of the `usi` answer (and, in a tuning build, one spin option for each
+/// of the search's tunable parameters).
 pub fn usi_options() -> impl Iterator<Item = EngineMessage> {
-    OPTIONS.iter().filter(|o| o.listed).map(UsiOption::message)
+    let tunables = gogo_search::params::TUNABLES
+        .iter()
+        .filter(|_| cfg!(feature = "tune"))
+        .map(|t| EngineMessage::Option {
+            name: t.name.into(),
+            kind: OptionKind::Spin {
+                default: t.default.into(),
+                min: t.min.into(),
+                max: t.max.into(),
+            },
+        });
+    OPTIONS
+        .iter()
+        .filter(|o| o.listed)
+        .map(UsiOption::message)
+        .chain(tunables)
 }
 
 /// The README's table of options, as Markdown.
@@ -401,13 +417,28 @@ pub fn readme_table() -> String {
     table
 }
 
+/// A tunable search parameter by its option name (a tuning build only).
+fn set_tunable(name: &str, value: Option<&str>) -> Result<(), String> {
+    let tunable = gogo_search::params::TUNABLES
+        .iter()
+        .find(|t| cfg!(feature = "tune") && t.name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| format!("unknown option '{name}'"))?;
+    let text = value.unwrap_or("");
+    match text.parse::<i32>() {
+        Ok(n) if tunable.set(n) => Ok(()),
+        _ => Err(format!(
+            "{} must be a whole number from {} to {}, not '{text}'",
+            tunable.name, tunable.min, tunable.max
+        )),
+    }
+}
+
 impl Options {
     /// `setoption name NAME [value VALUE]`: the option set, or why not (nothing changed).
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
-        let option = OPTIONS
-            .iter()
-            .find(|o| o.is_named(name))
-            .ok_or_else(|| format!("unknown option '{name}'"))?;
+        let Some(option) = OPTIONS.iter().find(|o| o.is_named(name)) else {
+            return set_tunable(name, value);
+        };
         let parsed = option.parse(value.unwrap_or("")).map_err(|e| {
             if option.listed {
                 e
