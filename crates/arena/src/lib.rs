@@ -11,6 +11,7 @@ pub mod record;
 pub mod referee;
 pub mod report;
 pub mod shard;
+pub mod spsa;
 pub mod stats;
 
 pub use gogo_protocol::EngineSpec;

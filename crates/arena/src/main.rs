@@ -81,6 +81,107 @@ enum Command {
         #[arg(long)]
         sprt: Option<Sprt>,
     },
+    /// SPSA tuning of an engine's parameters against itself (Fishtest's method): writes
+    /// the trajectory as CSV (and an SVG beside it) and resumes from it.
+    Tune {
+        /// The engine (built to take the parameters as options: gogo with --features tune).
+        #[arg(long)]
+        engine: EngineSpec,
+        /// The parameters: `gogo tunables` CSV (name, default, min, max, step).
+        #[arg(long)]
+        tunables: std::path::PathBuf,
+        /// Iterations (a game pair each).
+        #[arg(long, default_value_t = 1000)]
+        iterations: usize,
+        /// Time control of the games.
+        #[arg(long, default_value = "movetime=20")]
+        tc: TimeControl,
+        /// Openings file; the standard start if absent.
+        #[arg(long)]
+        openings: Option<std::path::PathBuf>,
+        /// Pairs played at once.
+        #[arg(long, default_value_t = 2)]
+        concurrency: usize,
+        /// The trajectory (CSV); an existing one is resumed.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Seed of the perturbations.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+/// `gogo-arena tune`.
+#[allow(clippy::too_many_arguments)]
+fn tune_command(
+    engine: &EngineSpec,
+    tunables: &std::path::Path,
+    iterations: usize,
+    tc: TimeControl,
+    openings: Option<&std::path::Path>,
+    concurrency: usize,
+    out: &std::path::Path,
+    seed: u64,
+) -> ExitCode {
+    let params = match std::fs::read_to_string(tunables)
+        .map_err(|e| e.to_string())
+        .and_then(|t| gogo_arena::spsa::read_params(&t))
+    {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("gogo-arena tune: {}: {e}", tunables.display());
+            return ExitCode::from(2);
+        }
+    };
+    let rules = RuleSet::standard();
+    let openings = match openings {
+        Some(path) => match std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|t| read_openings(&t).map_err(|e| e.to_string()))
+        {
+            Ok(o) if !o.is_empty() => o,
+            _ => {
+                eprintln!("gogo-arena tune: {}: no openings", path.display());
+                return ExitCode::from(2);
+            }
+        },
+        None => vec![default_opening(&rules)],
+    };
+    let config = gogo_arena::spsa::TuneConfig {
+        engine: engine.clone(),
+        settings: GameSettings {
+            rules,
+            time_control: tc,
+            tolerance: Duration::from_millis(100),
+            adjudication: None,
+            max_think: Duration::from_secs(30),
+        },
+        openings,
+        iterations,
+        concurrency,
+        out: out.to_path_buf(),
+        seed,
+        startup_timeout: Duration::from_secs(30),
+    };
+    let mut progress = |k: usize, params: &[gogo_arena::spsa::Param]| {
+        let values: Vec<String> = params
+            .iter()
+            .map(|p| format!("{} {:.1}", p.name, p.value))
+            .collect();
+        eprintln!("iteration {k}/{iterations}: {}", values.join(", "));
+    };
+    match gogo_arena::spsa::tune(params, &config, &mut progress) {
+        Ok(params) => {
+            for p in params {
+                println!("{} {:.0}", p.name, p.value);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("gogo-arena tune: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// `gogo-arena merge`.
@@ -112,8 +213,30 @@ fn main() -> ExitCode {
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
-    if let Some(Command::Merge { files, sprt }) = &cli.command {
-        return merge_command(files, *sprt);
+    match &cli.command {
+        Some(Command::Merge { files, sprt }) => return merge_command(files, *sprt),
+        Some(Command::Tune {
+            engine,
+            tunables,
+            iterations,
+            tc,
+            openings,
+            concurrency,
+            out,
+            seed,
+        }) => {
+            return tune_command(
+                engine,
+                tunables,
+                *iterations,
+                *tc,
+                openings.as_deref(),
+                *concurrency,
+                out,
+                *seed,
+            )
+        }
+        None => {}
     }
     let [first, second] = match <[EngineSpec; 2]>::try_from(cli.engines.clone()) {
         Ok(pair) => pair,

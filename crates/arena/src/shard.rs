@@ -127,7 +127,7 @@ pub fn merge(texts: &[String]) -> Result<Merged, MergeError> {
                 - 1;
             let (sente, gote) = (field("sente")?, field("gote")?);
             // Engine 0 is Sente in the first game of each pair.
-            let pair_names = if index % 2 == 0 {
+            let pair_names = if index.is_multiple_of(2) {
                 [sente.clone(), gote.clone()]
             } else {
                 [gote.clone(), sente.clone()]
@@ -142,7 +142,7 @@ pub fn merge(texts: &[String]) -> Result<Merged, MergeError> {
                     )))
                 }
             }
-            let first_is_sente = index % 2 == 0;
+            let first_is_sente = index.is_multiple_of(2);
             let points = match field("result")?.as_str() {
                 "1-0" if first_is_sente => 1.0,
                 "0-1" if !first_is_sente => 1.0,

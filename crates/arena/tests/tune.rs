@@ -1,0 +1,64 @@
+//! `gogo-arena tune` end to end with a scripted engine: the trajectory gets one line per
+//! iteration, the plot is written, and a second run resumes where the first stopped.
+
+mod common;
+
+use common::run_arena;
+
+#[test]
+fn a_tuning_run_writes_its_trajectory_and_resumes() {
+    let dir = std::env::temp_dir().join(format!("gogo-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tunables = dir.join("tunables.csv");
+    std::fs::write(
+        &tunables,
+        "name,default,min,max,step\nA,25,10,60,5\nB,90,40,160,10\n",
+    )
+    .unwrap();
+    let out = dir.join("trajectory.csv");
+    // Sente resigns at once: each pair is one win each, a result of 0, so nothing moves.
+    let engine = format!(
+        "name=script,cmd={},arg=!resign",
+        env!("CARGO_BIN_EXE_usi-script-engine")
+    );
+    let tune = |iterations: &str| {
+        run_arena(&[
+            "tune",
+            "--engine",
+            &engine,
+            "--tunables",
+            tunables.to_str().unwrap(),
+            "--iterations",
+            iterations,
+            "--tc",
+            "movetime=50",
+            "--concurrency",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let first = tune("3");
+    assert_eq!(first.lines().collect::<Vec<_>>(), ["A 25", "B 90"]);
+    let csv = std::fs::read_to_string(&out).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "iteration,result,A,B");
+    assert_eq!(lines.len(), 4, "{csv}");
+    assert!(
+        lines[1..].iter().all(|l| l.split(',').nth(1) == Some("0")),
+        "{csv}"
+    );
+    assert!(std::fs::read_to_string(out.with_extension("svg"))
+        .unwrap()
+        .contains("<svg"));
+    // Resumed: iterations 4 and 5 follow.
+    tune("5");
+    let csv = std::fs::read_to_string(&out).unwrap();
+    let iterations: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(iterations, ["1", "2", "3", "4", "5"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
