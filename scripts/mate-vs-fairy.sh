@@ -18,7 +18,7 @@ import argparse
 import statistics
 import time
 
-from usi_probe import Usi
+from usi_probe import Usi, medians
 
 
 def gogo_time(engine, sfen, limit_ms):
@@ -92,14 +92,12 @@ def main():
     print("|---|---|---|---|---|---|")
     for plies in sorted({r[0] for r in rows}):
         of_length = [r for r in rows if r[0] == plies]
-        g, f, e = (statistics.median(r[i] for r in of_length) for i in (1, 2, 3))
+        g, f, e = medians(of_length, 1, 2, 3)
         print(f"| {plies} | {len(of_length)} | {g * 1000:.2f} ms | {f * 1000:.2f} ms | "
               f"{e * 1000:.2f} ms | {f / g:.1f}x |")
     per_problem = statistics.median(r[2] / r[1] for r in rows)
     print(f"median of the per-problem ratios (first mate score / gogo): {per_problem:.1f}x")
-    gm = statistics.median(r[1] for r in rows)
-    ff = statistics.median(r[2] for r in rows)
-    fe = statistics.median(r[3] for r in rows)
+    gm, ff, fe = medians(rows, 1, 2, 3)
     print(f"problems: {len(rows)} mates, limit {args.limit} ms (a timeout counts as the limit)")
     print(f"gogo go mate, whole shortest line:     median {gm * 1000:.2f} ms")
     print(f"fairy-stockfish, first mate score:     median {ff * 1000:.2f} ms  ratio {ff / gm:.1f}x")

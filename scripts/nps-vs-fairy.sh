@@ -15,10 +15,9 @@ one thread each, the same `go movetime` each; gogo with its network and with the
 evaluation (`UseNNUE false`), in turn on each position so that the machine's load falls on
 all three alike. Prints nodes per second per position, the medians and their ratios."""
 import argparse
-import statistics
 import sys
 
-from usi_probe import Usi, bench_positions
+from usi_probe import Usi, bench_positions, medians
 
 
 
@@ -44,9 +43,7 @@ def main():
         print(f"{g['nps']:>10} {c['nps']:>10} {f['nps']:>10}  {sfen}")
     for engine in (gogo, classical, fairy):
         engine.quit()
-    gm = statistics.median(r[1] for r in rows)
-    cm = statistics.median(r[2] for r in rows)
-    fm = statistics.median(r[3] for r in rows)
+    gm, cm, fm = medians(rows, 1, 2, 3)
     print(f"positions: {len(rows)}, go movetime {args.movetime} each")
     print(f"gogo (network)             median nps {gm:,.0f}")
     print(f"gogo (hand-made eval)      median nps {cm:,.0f}")

@@ -1,6 +1,12 @@
 #!/usr/bin/env python3
 """The scripts' one USI client (gogo or Fairy-Stockfish), and the bench positions."""
+import statistics
 import subprocess
+
+
+def medians(rows, *columns):
+    """The median of each of `columns` over `rows` (tuples), in order."""
+    return [statistics.median(r[i] for r in rows) for i in columns]
 
 
 def bench_positions(gogo):
