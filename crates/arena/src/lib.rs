@@ -7,6 +7,7 @@
 
 #![warn(missing_docs)]
 
+pub mod fuzz_checks;
 pub mod record;
 pub mod referee;
 pub mod report;
