@@ -184,6 +184,9 @@ pub fn resume_from(csv: &str, params: &mut [Param]) -> Result<usize, String> {
         return Ok(0);
     };
     let f: Vec<&str> = last.split(',').collect();
+    if f.len() != params.len() + 2 {
+        return Err(format!("a trajectory line of {} fields: '{last}'", f.len()));
+    }
     let k = f[0]
         .parse()
         .map_err(|_| "a trajectory line without an iteration")?;
@@ -454,5 +457,7 @@ mod tests {
         assert!(plot(&trajectory).contains("<polyline"));
         assert!(read_params("name\nA,5,10,60,5\n").is_err());
         assert!(resume_from("iteration,result,Z\n", &mut params).is_err());
+        let short = csv_header(&params) + "7\n";
+        assert!(resume_from(&short, &mut params).is_err());
     }
 }
