@@ -38,6 +38,12 @@ pub struct DatagenConfig {
     pub opening_limit: i32,
     /// Games still going after this many plies are drawn.
     pub max_plies: usize,
+    /// Adjudication of decided games: once the mover's score has been beyond this many
+    /// centipawns (for the same side) for `adjudicate_plies` plies in a row, that side wins
+    /// and the game stops; 0 for never.
+    pub adjudicate_cp: i32,
+    /// See [`DatagenConfig::adjudicate_cp`].
+    pub adjudicate_plies: usize,
     /// The evaluation that plays and scores.
     pub evaluation: Evaluation,
     /// The scale of its scores (see the data format's header).
@@ -140,6 +146,8 @@ fn play_game(index: usize, config: &DatagenConfig, player: &mut Player) -> Finis
     // Positions kept so far, with their side to move; results are known at the end.
     let mut kept: Vec<(Position, i16, gogo_rules::Color, usize)> = Vec::new();
     let mut announced: Option<Outcome> = None;
+    // Plies in a row whose score says the same side is winning by adjudicate_cp or more.
+    let mut decided: (usize, Option<gogo_rules::Color>) = (0, None);
     while game.outcome().is_none() && game.moves().len() < config.max_plies {
         let pos = game.position().clone();
         let (Some(best), score) = player.search(&game, config) else {
@@ -153,6 +161,30 @@ fn play_game(index: usize, config: &DatagenConfig, player: &mut Player) -> Finis
                 reason: gogo_rules::WinReason::Checkmate,
             });
             break;
+        }
+        if config.adjudicate_cp > 0 {
+            let leader = (score.abs() >= config.adjudicate_cp).then(|| {
+                let side = pos.side_to_move();
+                if score > 0 {
+                    side
+                } else {
+                    !side
+                }
+            });
+            decided = match (leader, decided) {
+                (Some(l), (n, Some(d))) if l == d => (n + 1, Some(l)),
+                (Some(l), _) => (1, Some(l)),
+                (None, _) => (0, None),
+            };
+            if let (n, Some(winner)) = decided {
+                if n >= config.adjudicate_plies.max(1) {
+                    announced = Some(Outcome::Win {
+                        winner,
+                        reason: gogo_rules::WinReason::Checkmate,
+                    });
+                    break;
+                }
+            }
         }
         let quiet = !pos.in_check() && !pos.is_capture(best) && !best.is_promotion();
         if quiet && score.abs() < 10_000 {
@@ -281,6 +313,8 @@ mod tests {
             random_plies: 2..=4,
             opening_limit: 2000,
             max_plies: 120,
+            adjudicate_cp: 0,
+            adjudicate_plies: 4,
             evaluation: Evaluation::Classical,
             score_scale: 800,
             hash_mb: 1,
@@ -307,6 +341,21 @@ mod tests {
         a.sort();
         b.sort();
         assert_eq!(a, b);
+        // Adjudicated, the games stop once decided: fewer plies, and every position kept
+        // was also kept without adjudication (the games are the same up to there).
+        let judged = DatagenConfig {
+            adjudicate_cp: 400,
+            adjudicate_plies: 2,
+            ..config(1, "judged.bin")
+        };
+        let short = run(&judged, &mut |_, _| {}).unwrap();
+        assert!(short.plies < totals.plies, "{short:?} against {totals:?}");
+        let (_, cut) = data::read_all(&mut std::fs::File::open(&judged.out).unwrap()).unwrap();
+        let positions: std::collections::HashSet<String> =
+            records.iter().map(|r| r.position.to_sfen()).collect();
+        assert!(cut
+            .iter()
+            .all(|r| positions.contains(&r.position.to_sfen())));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -88,6 +88,13 @@ struct DatagenArgs {
     /// Games longer than this many plies are drawn.
     #[arg(long, default_value_t = 300)]
     max_plies: usize,
+    /// Adjudicate a game once the score has been beyond this many centipawns for the same
+    /// side for --adjudicate-plies plies in a row (0: never).
+    #[arg(long, default_value_t = 0)]
+    adjudicate_cp: i32,
+    /// See --adjudicate-cp.
+    #[arg(long, default_value_t = 4)]
+    adjudicate_plies: usize,
     /// The evaluation that plays: `classical`, `nnue` (the built-in network) or a
     /// network file.
     #[arg(long, default_value = "nnue")]
@@ -230,6 +237,8 @@ fn datagen_command(args: DatagenArgs) -> ExitCode {
         random_plies: args.min_random_plies..=args.max_random_plies,
         opening_limit: args.opening_limit,
         max_plies: args.max_plies,
+        adjudicate_cp: args.adjudicate_cp,
+        adjudicate_plies: args.adjudicate_plies,
         evaluation,
         score_scale,
         hash_mb: args.hash,
