@@ -360,7 +360,9 @@ async fn a_game_at_a_level() {
     let mut game = new_game("standard", "human", "engine");
     game["level"] = json!(3);
     request(&mut s, game).await;
-    let state = next(&mut s, "state", |v| moves(v) == 0).await;
+    // (The engine, started with the session, may announce itself with a state of the
+    // game before: wait for this one's.)
+    let state = next(&mut s, "state", |v| moves(v) == 0 && v["level"] == 3).await;
     assert_eq!(state["level"], 3);
     request(&mut s, json!({"type": "move", "usi": "3e4d"})).await;
     let state = next(&mut s, "state", |v| moves(v) == 2).await;
@@ -523,7 +525,7 @@ async fn takeback_after_resigning_kept_games_and_move_limits() {
     let mut limited = new_game("standard", "human", "human");
     limited["max_plies"] = json!(2);
     request(&mut s, limited).await;
-    let state = next(&mut s, "state", |v| moves(v) == 0).await;
+    let state = next(&mut s, "state", |v| moves(v) == 0 && v["max_plies"] == 2).await;
     assert_eq!(state["max_plies"], 2);
     request(&mut s, json!({"type": "move", "usi": "3e4d"})).await;
     request(&mut s, json!({"type": "move", "usi": "1b1c"})).await;
