@@ -86,42 +86,34 @@ impl Ending {
         }
     }
 
-    /// The KIF word for the end: `投了`, `詰み`, `千日手`, `持将棋`, `切れ負け`, `反則負け`,
-    /// `中断`.
-    pub fn kif_word(&self) -> &'static str {
+    /// The end in the records' words, KIF then CSA: `詰み` `%TSUMI`, `持将棋` `%HIKIWAKE`,
+    /// `千日手` `%SENNICHITE`, `投了` `%TORYO`, `切れ負け` `%TIME_UP`, `反則負け`
+    /// `%ILLEGAL_MOVE`, `中断` `%CHUDAN`. One table, so that the two formats always agree.
+    fn record_words(&self) -> (&'static str, &'static str) {
         match self {
             Ending::Rules(Outcome::Win {
                 reason: WinReason::Checkmate | WinReason::NoLegalMoves,
                 ..
-            }) => "詰み",
+            }) => ("詰み", "%TSUMI"),
             Ending::Rules(Outcome::Draw {
                 reason: DrawReason::PlyLimit,
-            }) => "持将棋",
-            Ending::Rules(_) => "千日手",
-            Ending::Resignation(_) => "投了",
-            Ending::Time(_) => "切れ負け",
-            Ending::IllegalMove(..) | Ending::Malformed(..) => "反則負け",
-            Ending::EngineFailure(..) | Ending::Adjudicated(_) => "中断",
+            }) => ("持将棋", "%HIKIWAKE"),
+            Ending::Rules(_) => ("千日手", "%SENNICHITE"),
+            Ending::Resignation(_) => ("投了", "%TORYO"),
+            Ending::Time(_) => ("切れ負け", "%TIME_UP"),
+            Ending::IllegalMove(..) | Ending::Malformed(..) => ("反則負け", "%ILLEGAL_MOVE"),
+            Ending::EngineFailure(..) | Ending::Adjudicated(_) => ("中断", "%CHUDAN"),
         }
     }
 
-    /// The CSA special move for the end: `%TORYO`, `%TSUMI`, `%SENNICHITE`, `%HIKIWAKE`,
-    /// `%TIME_UP`, `%ILLEGAL_MOVE`, `%CHUDAN`.
+    /// The KIF word for the end (`投了`, `詰み`, ...).
+    pub fn kif_word(&self) -> &'static str {
+        self.record_words().0
+    }
+
+    /// The CSA special move for the end (`%TORYO`, `%TSUMI`, ...).
     pub fn csa_word(&self) -> &'static str {
-        match self {
-            Ending::Rules(Outcome::Win {
-                reason: WinReason::Checkmate | WinReason::NoLegalMoves,
-                ..
-            }) => "%TSUMI",
-            Ending::Rules(Outcome::Draw {
-                reason: DrawReason::PlyLimit,
-            }) => "%HIKIWAKE",
-            Ending::Rules(_) => "%SENNICHITE",
-            Ending::Resignation(_) => "%TORYO",
-            Ending::Time(_) => "%TIME_UP",
-            Ending::IllegalMove(..) | Ending::Malformed(..) => "%ILLEGAL_MOVE",
-            Ending::EngineFailure(..) | Ending::Adjudicated(_) => "%CHUDAN",
-        }
+        self.record_words().1
     }
 
     /// The KIF summary line: `まで23手で先手の勝ち（checkmate）`.
