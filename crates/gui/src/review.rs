@@ -162,7 +162,10 @@ impl Review {
         if let (Some(outcome), Some(last)) = (game.outcome(), evals.last_mut()) {
             let sente_win = match outcome {
                 Outcome::Draw { .. } => 0.5,
-                Outcome::Win { winner, .. } if winner == Color::Sente => 1.0,
+                Outcome::Win {
+                    winner: Color::Sente,
+                    ..
+                } => 1.0,
                 Outcome::Win { .. } => 0.0,
             };
             *last = Some(PositionEval {
