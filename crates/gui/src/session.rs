@@ -67,8 +67,6 @@ pub struct Session {
     game: Game,
     players: [Player; 2],
     clock: Clock,
-    /// The clock as the page set it.
-    clock_setting: ClockSetting,
     ending: Option<Ending>,
     engine: EngineHandle,
     engine_name: String,
@@ -141,7 +139,6 @@ impl Session {
             game: Game::new(RuleSet::standard()),
             players: [Player::Human, Player::Engine],
             clock: Clock::new(time_control(ClockSetting::None { engine_ms: 1000 })),
-            clock_setting: ClockSetting::None { engine_ms: 1000 },
             ending: None,
             engine,
             engine_name: "engine".into(),
@@ -283,7 +280,7 @@ impl Session {
                     }
                 }
                 self.level = level;
-                self.reset(game, [sente, gote], clock);
+                self.reset(game, [sente, gote], time_control(clock));
                 self.engine.send(EngineCommand::NewGame);
                 let mut updates = self.after_change();
                 updates.extend(replay_error);
@@ -379,7 +376,7 @@ impl Session {
         }
     }
 
-    fn reset(&mut self, game: Game, players: [Player; 2], clock: ClockSetting) {
+    fn reset(&mut self, game: Game, players: [Player; 2], control: TimeControl) {
         self.job += 1;
         self.engine.send(EngineCommand::Stop);
         self.thinking = false;
@@ -387,8 +384,7 @@ impl Session {
         self.scores = vec![None; game.moves().len() + 1];
         self.game = game;
         self.players = players;
-        self.clock = Clock::new(time_control(clock));
-        self.clock_setting = clock;
+        self.clock = Clock::new(control);
         self.ending = self.game.outcome().map(Ending::Rules);
         self.analysis_lines.clear();
     }
@@ -469,7 +465,7 @@ impl Session {
         }
         let scores = self.scores[..=keep].to_vec();
         let main = self.clock.main();
-        self.reset(game, self.players, self.clock_setting);
+        self.reset(game, self.players, self.clock.control());
         self.clock.set_main(main);
         self.scores = scores;
         self.after_change()
@@ -501,7 +497,7 @@ impl Session {
                         break;
                     }
                 }
-                self.reset(game, self.players, self.clock_setting);
+                self.reset(game, self.players, self.clock.control());
                 self.after_change()
             }
             Err(e) => vec![Session::error(e)],
