@@ -740,6 +740,13 @@ impl<'a> Worker<'a> {
             *instability = (*instability * INSTABILITY_DECAY).max(1.0);
         }
         *last_best = self.td.best_move;
+        if self
+            .limits
+            .soft_nodes
+            .is_some_and(|soft| self.total_nodes() >= soft)
+        {
+            return true;
+        }
         if !self.control.pondering() {
             if let Some(soft) = self.budget.soft {
                 let target = soft.mul_f64(*instability);

@@ -21,6 +21,10 @@ pub struct SearchLimits {
     pub depth: Option<i32>,
     /// Node limit.
     pub nodes: Option<u64>,
+    /// No new iteration after this many nodes (data generation's soft limit: the search
+    /// ends at the first completed iteration past it, and at [`SearchLimits::nodes`] at the
+    /// latest).
+    pub soft_nodes: Option<u64>,
     /// Search until `stop`.
     pub infinite: bool,
     /// Ponder: no time limit until `ponderhit`.

@@ -26,8 +26,10 @@ use std::time::{Duration, Instant};
 pub struct DatagenConfig {
     /// Games to play.
     pub games: usize,
-    /// Nodes per move.
+    /// Nodes per move: the hard limit.
     pub nodes: u64,
+    /// The soft limit: no new iteration after this many nodes (`None`: only the hard one).
+    pub soft_nodes: Option<u64>,
     /// Games played at once.
     pub threads: usize,
     /// Seed: game `i` is the same game whatever the thread count.
@@ -86,6 +88,7 @@ impl Player {
             history: GameHistory::from_positions(game.positions()),
             limits: SearchLimits {
                 nodes: Some(config.nodes),
+                soft_nodes: config.soft_nodes,
                 ..Default::default()
             },
             options: SearchOptions {
@@ -308,6 +311,7 @@ mod tests {
         let config = |threads: usize, name: &str| DatagenConfig {
             games: 4,
             nodes: 300,
+            soft_nodes: None,
             threads,
             seed: 9,
             random_plies: 2..=4,

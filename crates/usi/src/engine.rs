@@ -276,6 +276,7 @@ impl UsiEngine {
             movetime: go.movetime.map(ms),
             depth: go.depth.map(|d| d.min(127) as i32),
             nodes: go.nodes,
+            soft_nodes: None,
             infinite,
             ponder: go.ponder,
         }

@@ -67,9 +67,13 @@ struct DatagenArgs {
     /// Games to play.
     #[arg(long, default_value_t = 1000)]
     games: usize,
-    /// Nodes searched per move.
+    /// Nodes searched per move at most (the hard limit).
     #[arg(long, default_value_t = 5000)]
     nodes: u64,
+    /// No new iteration after this many nodes; a move then ends with its iteration (or at
+    /// --nodes). 0: none, every move searches --nodes.
+    #[arg(long, default_value_t = 0)]
+    soft_nodes: u64,
     /// Games played at once (one search thread each).
     #[arg(long, default_value_t = 2)]
     threads: usize,
@@ -232,6 +236,7 @@ fn datagen_command(args: DatagenArgs) -> ExitCode {
     let config = DatagenConfig {
         games,
         nodes: args.nodes,
+        soft_nodes: (args.soft_nodes > 0).then_some(args.soft_nodes),
         threads: args.threads,
         seed: args.seed,
         random_plies: args.min_random_plies..=args.max_random_plies,
