@@ -67,6 +67,8 @@ pub struct DatagenTotals {
     pub sente_results: [usize; 3],
     /// Plies played in all.
     pub plies: u64,
+    /// Random openings thrown away for a score beyond the opening limit.
+    pub rejected_openings: usize,
 }
 
 /// One finished game's records.
@@ -74,6 +76,18 @@ struct FinishedGame {
     records: Vec<Record>,
     sente_result: GameResult,
     plies: usize,
+    rejected_openings: usize,
+}
+
+/// A search's answer: the move (none without a legal move) and its score.
+type Answer = (Option<gogo_rules::Move>, i32);
+
+/// An opening kept for a game: the game so far, the search that scored it (the first move's
+/// search too), and how many openings were thrown away before it.
+struct Opening {
+    game: Game,
+    answer: Answer,
+    rejected: usize,
 }
 
 /// A game thread's searcher, kept from game to game.
@@ -82,7 +96,7 @@ struct Player {
 }
 
 impl Player {
-    fn search(&mut self, game: &Game, config: &DatagenConfig) -> (Option<gogo_rules::Move>, i32) {
+    fn search(&mut self, game: &Game, config: &DatagenConfig) -> Answer {
         let job = SearchJob {
             root: game.position().clone(),
             history: GameHistory::from_positions(game.positions()),
@@ -106,12 +120,13 @@ impl Player {
 }
 
 /// A random opening for game `index`, scored within the limit by a search.
-fn opening(index: usize, config: &DatagenConfig, rng: &mut Rng, player: &mut Player) -> Game {
+fn opening(index: usize, config: &DatagenConfig, rng: &mut Rng, player: &mut Player) -> Opening {
     let rules = if index.is_multiple_of(2) {
         RuleSet::standard()
     } else {
         RuleSet::kawu()
     };
+    let mut rejected = 0;
     loop {
         let mut game = Game::new(rules);
         let span = config.random_plies.end() - config.random_plies.start() + 1;
@@ -125,10 +140,15 @@ fn opening(index: usize, config: &DatagenConfig, rng: &mut Rng, player: &mut Pla
             game.play(mv).expect("a legal move");
         }
         if game.outcome().is_none() {
-            let (_, score) = player.search(&game, config);
-            if score.abs() <= config.opening_limit {
-                return game;
+            let answer = player.search(&game, config);
+            if answer.1.abs() <= config.opening_limit {
+                return Opening {
+                    game,
+                    answer,
+                    rejected,
+                };
             }
+            rejected += 1;
         }
     }
 }
@@ -145,7 +165,13 @@ fn result_for(outcome: Option<Outcome>, side: gogo_rules::Color) -> GameResult {
 fn play_game(index: usize, config: &DatagenConfig, player: &mut Player) -> FinishedGame {
     let mut rng = Rng::new(config.seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
     player.searcher.new_game();
-    let mut game = opening(index, config, &mut rng, player);
+    let Opening {
+        mut game,
+        answer,
+        rejected,
+    } = opening(index, config, &mut rng, player);
+    // The search that scored the opening is the first move's: no need to repeat it.
+    let mut first_answer = Some(answer);
     // Positions kept so far, with their side to move; results are known at the end.
     let mut kept: Vec<(Position, i16, gogo_rules::Color, usize)> = Vec::new();
     let mut announced: Option<Outcome> = None;
@@ -153,7 +179,10 @@ fn play_game(index: usize, config: &DatagenConfig, player: &mut Player) -> Finis
     let mut decided: (usize, Option<gogo_rules::Color>) = (0, None);
     while game.outcome().is_none() && game.moves().len() < config.max_plies {
         let pos = game.position().clone();
-        let (Some(best), score) = player.search(&game, config) else {
+        let answer = first_answer
+            .take()
+            .unwrap_or_else(|| player.search(&game, config));
+        let (Some(best), score) = answer else {
             break;
         };
         if score.abs() >= MATE_IN_MAX_PLY {
@@ -210,6 +239,7 @@ fn play_game(index: usize, config: &DatagenConfig, player: &mut Player) -> Finis
         records,
         sente_result: result_for(outcome, gogo_rules::Color::Sente),
         plies: game.moves().len(),
+        rejected_openings: rejected,
     }
 }
 
@@ -285,6 +315,7 @@ pub fn run(
             totals.games += 1;
             totals.positions += game.records.len() as u64;
             totals.plies += game.plies as u64;
+            totals.rejected_openings += game.rejected_openings;
             totals.sente_results[2 - game.sente_result as usize] += 1;
             if last_report.elapsed() >= Duration::from_secs(2) {
                 progress(&totals, start.elapsed());
@@ -360,6 +391,17 @@ mod tests {
         assert!(cut
             .iter()
             .all(|r| positions.contains(&r.position.to_sfen())));
+        // A tight opening limit throws openings away, and counts them.
+        let tight = DatagenConfig {
+            opening_limit: 40,
+            ..config(1, "tight.bin")
+        };
+        let picky = run(&tight, &mut |_, _| {}).unwrap();
+        assert_eq!(picky.games, 4);
+        assert!(
+            picky.rejected_openings > totals.rejected_openings,
+            "{picky:?} against {totals:?}"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -123,6 +123,10 @@ struct MateArgs {
     /// Milliseconds to spend at most (per problem with --bench).
     #[arg(long)]
     time: Option<u64>,
+    /// Nodes to spend at most (per problem with --bench); the engine's mate probe before a
+    /// game move is `--nodes 5000` with a twentieth of the move's time.
+    #[arg(long)]
+    nodes: Option<u64>,
     /// Proof table size in MiB.
     #[arg(long, default_value_t = 64)]
     hash: usize,
@@ -253,11 +257,12 @@ fn datagen_command(args: DatagenArgs) -> ExitCode {
         let secs = elapsed.as_secs_f64().max(1e-9);
         let [w, d, l] = t.sente_results;
         eprintln!(
-            "games {}/{games}, positions {} ({:.0}/s), plies/game {:.1}, Sente +{w} ={d} -{l}, {:.0} s",
+            "games {}/{games}, positions {} ({:.0}/s), plies/game {:.1}, Sente +{w} ={d} -{l}, openings thrown away {}, {:.0} s",
             t.games,
             t.positions,
             t.positions as f64 / secs,
             t.plies as f64 / t.games.max(1) as f64,
+            t.rejected_openings,
             secs
         );
     };
@@ -329,6 +334,7 @@ fn mate_command(args: MateArgs) -> ExitCode {
     };
     let limits = MateLimits {
         time: args.time.map(std::time::Duration::from_millis),
+        nodes: args.nodes,
         ..Default::default()
     };
     if args.bench {
@@ -380,9 +386,9 @@ fn mate_command(args: MateArgs) -> ExitCode {
     });
     println!("{}", describe(&outcome.result));
     eprintln!(
-        "{} nodes in {:.3} s{}",
+        "{} nodes in {:.3} ms{}",
         outcome.nodes,
-        outcome.elapsed.as_secs_f64(),
+        outcome.elapsed.as_secs_f64() * 1e3,
         match &outcome.result {
             MateResult::Mate(_) if outcome.shortest => ", the shortest mate",
             MateResult::Mate(_) => ", the mate the proof found",
