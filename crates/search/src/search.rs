@@ -86,8 +86,8 @@ impl<'a> Worker<'a> {
             .sum()
     }
 
-    /// Every node: publish the node count; on the main thread every 1024 nodes, enforce the
-    /// hard time limit and the node limit.
+    /// Every node: publish the node count; on the main thread, enforce the node limit (at
+    /// once: `go nodes 300` means 300) and every 1024 nodes the hard time limit.
     fn check_limits(&mut self) {
         self.node_counts[self.td.id].store(self.td.nodes, Ordering::Relaxed);
         // With a search thread on every core, the thread reading `stop` from the GUI may
@@ -96,13 +96,16 @@ impl<'a> Worker<'a> {
         if self.yield_cpu && self.td.nodes & 511 == 0 {
             std::thread::yield_now();
         }
-        if self.td.id != 0 || self.td.nodes & 1023 != 0 {
+        if self.td.id != 0 {
             return;
         }
         if let Some(max) = self.limits.nodes {
             if self.total_nodes() >= max {
                 self.control.stop();
             }
+        }
+        if self.td.nodes & 1023 != 0 {
+            return;
         }
         if !self.control.pondering() {
             if let Some(hard) = self.budget.hard {

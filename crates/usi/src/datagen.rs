@@ -69,6 +69,10 @@ pub struct DatagenTotals {
     pub plies: u64,
     /// Random openings thrown away for a score beyond the opening limit.
     pub rejected_openings: usize,
+    /// Searches made (openings' included), and the nodes they searched.
+    pub searches: u64,
+    /// See [`DatagenTotals::searches`].
+    pub nodes: u64,
 }
 
 /// One finished game's records.
@@ -77,6 +81,8 @@ struct FinishedGame {
     sente_result: GameResult,
     plies: usize,
     rejected_openings: usize,
+    searches: u64,
+    nodes: u64,
 }
 
 /// A search's answer: the move (none without a legal move) and its score.
@@ -93,6 +99,9 @@ struct Opening {
 /// A game thread's searcher, kept from game to game.
 struct Player {
     searcher: Searcher,
+    /// Searches made and nodes searched, all games together.
+    searches: u64,
+    nodes: u64,
 }
 
 impl Player {
@@ -115,6 +124,8 @@ impl Player {
             .searcher
             .context()
             .search(&job, &SearchControl::new(false), &|_| {});
+        self.searches += 1;
+        self.nodes += result.nodes;
         (result.best, result.score)
     }
 }
@@ -165,6 +176,7 @@ fn result_for(outcome: Option<Outcome>, side: gogo_rules::Color) -> GameResult {
 fn play_game(index: usize, config: &DatagenConfig, player: &mut Player) -> FinishedGame {
     let mut rng = Rng::new(config.seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
     player.searcher.new_game();
+    let (searches_before, nodes_before) = (player.searches, player.nodes);
     let Opening {
         mut game,
         answer,
@@ -240,6 +252,8 @@ fn play_game(index: usize, config: &DatagenConfig, player: &mut Player) -> Finis
         sente_result: result_for(outcome, gogo_rules::Color::Sente),
         plies: game.moves().len(),
         rejected_openings: rejected,
+        searches: player.searches - searches_before,
+        nodes: player.nodes - nodes_before,
     }
 }
 
@@ -297,6 +311,8 @@ pub fn run(
                     || Player {
                         searcher: Searcher::new(config.hash_mb)
                             .expect("the table size was checked at the start"),
+                        searches: 0,
+                        nodes: 0,
                     },
                     |player, index| {
                         let _ = tx.send(play_game(index, config, player));
@@ -316,6 +332,8 @@ pub fn run(
             totals.positions += game.records.len() as u64;
             totals.plies += game.plies as u64;
             totals.rejected_openings += game.rejected_openings;
+            totals.searches += game.searches;
+            totals.nodes += game.nodes;
             totals.sente_results[2 - game.sente_result as usize] += 1;
             if last_report.elapsed() >= Duration::from_secs(2) {
                 progress(&totals, start.elapsed());
@@ -398,6 +416,12 @@ mod tests {
         };
         let picky = run(&tight, &mut |_, _| {}).unwrap();
         assert_eq!(picky.games, 4);
+        // Every opening was scored by a search, kept or not, and each searched its nodes.
+        assert!(
+            picky.searches > (picky.games + picky.rejected_openings) as u64,
+            "{picky:?}"
+        );
+        assert!(picky.nodes >= 300 * picky.searches, "{picky:?}");
         assert!(
             picky.rejected_openings > totals.rejected_openings,
             "{picky:?} against {totals:?}"

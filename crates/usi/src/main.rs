@@ -257,12 +257,13 @@ fn datagen_command(args: DatagenArgs) -> ExitCode {
         let secs = elapsed.as_secs_f64().max(1e-9);
         let [w, d, l] = t.sente_results;
         eprintln!(
-            "games {}/{games}, positions {} ({:.0}/s), plies/game {:.1}, Sente +{w} ={d} -{l}, openings thrown away {}, {:.0} s",
+            "games {}/{games}, positions {} ({:.0}/s), plies/game {:.1}, Sente +{w} ={d} -{l}, openings thrown away {}, nodes/search {:.0}, {:.0} s",
             t.games,
             t.positions,
             t.positions as f64 / secs,
             t.plies as f64 / t.games.max(1) as f64,
             t.rejected_openings,
+            t.nodes as f64 / t.searches.max(1) as f64,
             secs
         );
     };
