@@ -39,8 +39,8 @@ pub struct LevelSettings {
     pub sees_mates: bool,
 }
 
-/// Levels 1 to 10, weakest first. The search looks at its node count every 1024 nodes, so
-/// the lowest levels are bounded by their depth; the node limit binds from level 7 up.
+/// Levels 1 to 10, weakest first. The lowest levels are bounded by their depth (2,000 nodes
+/// is more than they need); the node limit binds from level 7 up.
 pub const LEVELS: [LevelSettings; MAX_LEVEL as usize] = [
     level(2_000, 1, 40, 100_000.0, 100_000, 0, false),
     level(2_000, 1, 40, 3000.0, 12_000, 0, false),
