@@ -38,6 +38,8 @@ pub struct DatagenConfig {
     pub random_plies: std::ops::RangeInclusive<usize>,
     /// Openings scored beyond this many centipawns are replaced by another.
     pub opening_limit: i32,
+    /// Screen openings with a quick search before the full one (see [`OPENING_SCREEN_FRACTION`]).
+    pub opening_screen: bool,
     /// Games still going after this many plies are drawn.
     pub max_plies: usize,
     /// Adjudication of decided games: once the mover's score has been beyond this many
@@ -105,13 +107,25 @@ struct Player {
 }
 
 impl Player {
+    /// A move's search, at the configured node limits.
     fn search(&mut self, game: &Game, config: &DatagenConfig) -> Answer {
+        self.search_limited(game, config, config.nodes, config.soft_nodes)
+    }
+
+    /// A search at these node limits.
+    fn search_limited(
+        &mut self,
+        game: &Game,
+        config: &DatagenConfig,
+        nodes: u64,
+        soft_nodes: Option<u64>,
+    ) -> Answer {
         let job = SearchJob {
             root: game.position().clone(),
             history: GameHistory::from_positions(game.positions()),
             limits: SearchLimits {
-                nodes: Some(config.nodes),
-                soft_nodes: config.soft_nodes,
+                nodes: Some(nodes),
+                soft_nodes,
                 ..Default::default()
             },
             options: SearchOptions {
@@ -129,6 +143,13 @@ impl Player {
         (result.best, result.score)
     }
 }
+
+/// The quick screen of an opening searches this fraction of a move's nodes ...
+const OPENING_SCREEN_FRACTION: u64 = 10;
+/// ... and at least this many ...
+const OPENING_SCREEN_MIN_NODES: u64 = 200;
+/// ... and throws the opening away when it scores beyond this multiple of the opening limit.
+const OPENING_SCREEN_MARGIN: i32 = 2;
 
 /// A random opening for game `index`, scored within the limit by a search.
 fn opening(index: usize, config: &DatagenConfig, rng: &mut Rng, player: &mut Player) -> Opening {
@@ -150,17 +171,30 @@ fn opening(index: usize, config: &DatagenConfig, rng: &mut Rng, player: &mut Pla
             let mv = moves.as_slice()[rng.below(moves.len())];
             game.play(mv).expect("a legal move");
         }
-        if game.outcome().is_none() {
-            let answer = player.search(&game, config);
-            if answer.1.abs() <= config.opening_limit {
-                return Opening {
-                    game,
-                    answer,
-                    rejected,
-                };
-            }
-            rejected += 1;
+        if game.outcome().is_some() {
+            continue;
         }
+        // A quick look first: most openings thrown away have dropped a piece, which a search
+        // of a tenth of a move's nodes (the soft limit's, if any) sees as well; only the
+        // others pay for the full search.
+        if config.opening_screen {
+            let move_nodes = config.soft_nodes.unwrap_or(config.nodes);
+            let quick_nodes = (move_nodes / OPENING_SCREEN_FRACTION).max(OPENING_SCREEN_MIN_NODES);
+            let (_, quick) = player.search_limited(&game, config, quick_nodes, None);
+            if quick.abs() > OPENING_SCREEN_MARGIN * config.opening_limit {
+                rejected += 1;
+                continue;
+            }
+        }
+        let answer = player.search(&game, config);
+        if answer.1.abs() <= config.opening_limit {
+            return Opening {
+                game,
+                answer,
+                rejected,
+            };
+        }
+        rejected += 1;
     }
 }
 
@@ -365,6 +399,7 @@ mod tests {
             seed: 9,
             random_plies: 2..=4,
             opening_limit: 2000,
+            opening_screen: true,
             max_plies: 120,
             adjudicate_cp: 0,
             adjudicate_plies: 4,
@@ -416,12 +451,16 @@ mod tests {
         };
         let picky = run(&tight, &mut |_, _| {}).unwrap();
         assert_eq!(picky.games, 4);
-        // Every opening was scored by a search, kept or not, and each searched its nodes.
+        // Every opening was scored by a search, kept or not, and each searched its nodes (a
+        // screen of an opening its fewest).
         assert!(
             picky.searches > (picky.games + picky.rejected_openings) as u64,
             "{picky:?}"
         );
-        assert!(picky.nodes >= 300 * picky.searches, "{picky:?}");
+        assert!(
+            picky.nodes >= OPENING_SCREEN_MIN_NODES * picky.searches,
+            "{picky:?}"
+        );
         assert!(
             picky.rejected_openings > totals.rejected_openings,
             "{picky:?} against {totals:?}"
