@@ -168,18 +168,32 @@ pub const PROMOTION_ORDER_BONUS: i32 = 300;
 /// Evasion ordering: captures and promotions come before quiet evasions.
 pub const EVASION_NOISY_BONUS: i32 = 1_000_000;
 
-/// Time: the soft target stretches by this factor each time the best move changes ...
-pub const INSTABILITY_GROWTH: f64 = 1.4;
+/// Time: the soft target stretches by this factor (in hundredths) each time the best move
+/// changes ...
+pub static INSTABILITY_GROWTH_PCT: Tunable = tunable!("INSTABILITY_GROWTH_PCT", 140, 100, 200, 8);
 /// ... up to this factor ...
 pub const INSTABILITY_MAX: f64 = 2.5;
 /// ... and shrinks back by this factor while it stays.
 pub const INSTABILITY_DECAY: f64 = 0.85;
-/// No new iteration is started after this fraction of the stretched soft target.
-pub const NEW_ITERATION_FRACTION: f64 = 0.6;
+/// No new iteration is started after this share (in hundredths) of the stretched soft
+/// target.
+pub static NEW_ITERATION_PCT: Tunable = tunable!("NEW_ITERATION_PCT", 60, 30, 95, 5);
+
+/// Time with an increment (Fischer): the soft target is the remaining time over
+/// `TM_INC_SOFT_DIVISOR` plus `TM_INC_SHARE_PCT` hundredths of the increment; the hard limit
+/// the remaining time over `TM_INC_HARD_DIVISOR` plus the increment.
+pub static TM_INC_SOFT_DIVISOR: Tunable = tunable!("TM_INC_SOFT_DIVISOR", 25, 10, 60, 3);
+/// See [`TM_INC_SOFT_DIVISOR`].
+pub static TM_INC_SHARE_PCT: Tunable = tunable!("TM_INC_SHARE_PCT", 75, 30, 100, 8);
+/// See [`TM_INC_SOFT_DIVISOR`].
+pub static TM_INC_HARD_DIVISOR: Tunable = tunable!("TM_INC_HARD_DIVISOR", 5, 2, 10, 1);
+/// Time with byoyomi: the byoyomi is spent whole, plus the main time over this divisor
+/// (three times as much at the hard limit).
+pub static TM_BYOYOMI_MAIN_DIVISOR: Tunable = tunable!("TM_BYOYOMI_MAIN_DIVISOR", 12, 6, 30, 2);
 
 /// Every tunable search parameter, for the tuner and the USI options of a tuning build.
 /// (Statics, so that a tuning build's values are the ones the search reads.)
-pub static TUNABLES: [&Tunable; 16] = [
+pub static TUNABLES: [&Tunable; 22] = [
     &ASPIRATION_DELTA,
     &RFP_MAX_DEPTH,
     &RFP_MARGIN_PER_PLY,
@@ -196,6 +210,12 @@ pub static TUNABLES: [&Tunable; 16] = [
     &QS_DELTA_MARGIN,
     &HISTORY_BONUS_SCALE,
     &HISTORY_BONUS_MAX,
+    &INSTABILITY_GROWTH_PCT,
+    &NEW_ITERATION_PCT,
+    &TM_INC_SOFT_DIVISOR,
+    &TM_INC_SHARE_PCT,
+    &TM_INC_HARD_DIVISOR,
+    &TM_BYOYOMI_MAIN_DIVISOR,
 ];
 
 #[cfg(test)]

@@ -738,7 +738,8 @@ impl<'a> Worker<'a> {
         last_best: &mut Option<Move>,
     ) -> bool {
         if *last_best != self.td.best_move && depth > 1 {
-            *instability = (*instability * INSTABILITY_GROWTH).min(INSTABILITY_MAX);
+            let growth = f64::from(INSTABILITY_GROWTH_PCT.get()) / 100.0;
+            *instability = (*instability * growth).min(INSTABILITY_MAX);
         } else {
             *instability = (*instability * INSTABILITY_DECAY).max(1.0);
         }
@@ -754,7 +755,8 @@ impl<'a> Worker<'a> {
             if let Some(soft) = self.budget.soft {
                 let target = soft.mul_f64(*instability);
                 let target = self.budget.hard.map_or(target, |h| target.min(h));
-                if self.control.elapsed() >= target.mul_f64(NEW_ITERATION_FRACTION) {
+                let share = f64::from(NEW_ITERATION_PCT.get()) / 100.0;
+                if self.control.elapsed() >= target.mul_f64(share) {
                     return true;
                 }
             }

@@ -1,6 +1,9 @@
 //! Time management: a soft target (no new iteration after it) and a hard limit (the search
 //! stops inside an iteration) for each move, from the USI clock parameters.
 
+use crate::params::{
+    TM_BYOYOMI_MAIN_DIVISOR, TM_INC_HARD_DIVISOR, TM_INC_SHARE_PCT, TM_INC_SOFT_DIVISOR,
+};
 use gogo_rules::Color;
 use std::time::Duration;
 
@@ -74,7 +77,7 @@ impl TimeBudget {
         let (soft, hard) = if !byoyomi.is_zero() {
             // Byoyomi is lost if unused: spend it whole, plus a slice of the main time. With
             // no main time left there is no reason to stop before the hard limit.
-            let from_main = remaining / 12;
+            let from_main = remaining / TM_BYOYOMI_MAIN_DIVISOR.get() as u32;
             let hard = (from_main * 3 + byoyomi).min(available);
             if remaining.is_zero() {
                 return TimeBudget {
@@ -91,8 +94,9 @@ impl TimeBudget {
             let hard = (soft * 4).min(available);
             (soft.min(hard), hard)
         } else if !increment.is_zero() {
-            let soft = remaining / 25 + increment * 3 / 4;
-            let hard = (remaining / 5 + increment).min(available);
+            let soft = remaining / TM_INC_SOFT_DIVISOR.get() as u32
+                + increment * TM_INC_SHARE_PCT.get() as u32 / 100;
+            let hard = (remaining / TM_INC_HARD_DIVISOR.get() as u32 + increment).min(available);
             (soft.min(hard), hard)
         } else {
             let hard = (remaining / 6).min(available).max(floor);
