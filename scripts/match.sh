@@ -20,6 +20,11 @@ if [ $# -lt 2 ]; then sed -n '2,16p' "$0"; exit 2; fi
 a=$1 b=$2; shift 2
 [ "${1:-}" = "--" ] && shift
 cargo build --release -q -p gogo-usi -p gogo-arena
+# The match plays a copy of this checkout's gogo, named by its checksum: a rebuild during a
+# long match must not change the engine halfway (the arena restarts an engine that died).
+snapshot=target/match-engines/gogo-$(cksum < target/release/gogo | cut -d' ' -f1)
+mkdir -p target/match-engines
+[ -x "$snapshot" ] || cp target/release/gogo "$snapshot"
 
 spec() {
   # A shortcut may carry extra settings after a comma: gogo,option.Threads=2
@@ -33,7 +38,7 @@ spec() {
 
 spec_base() {
   case "$1" in
-    gogo) echo "name=gogo,cmd=$PWD/target/release/gogo" ;;
+    gogo) echo "name=gogo,cmd=$PWD/$snapshot" ;;
     gogo@*)
       local rev=${1#gogo@}
       echo "name=gogo-$(git rev-parse --short "$rev"),cmd=$(gogo_at "$rev")" ;;
