@@ -25,6 +25,7 @@ if "--engine" in args:
     del args[i:i + 2]
 
 probe_ms, move_ms, mates, positions = [], 0, 0, 0
+clock = {}  # engine name: [moves, milliseconds], every move of the matches
 for path in args:
     for line in open(path):
         game = json.loads(line)
@@ -35,6 +36,10 @@ for path in args:
         for ply in range(game["opening_moves"], len(game["moves"])):
             mover = "sente" if (ply + first) % 2 == 0 else "gote"
             t = ply - game["opening_moves"]
+            if t < len(times):
+                spent = clock.setdefault(side[mover], [0, 0])
+                spent[0] += 1
+                spent[1] += times[t]
             if side[mover] != engine or t >= len(times):
                 continue
             out = subprocess.run(
@@ -53,6 +58,8 @@ if not positions:
 print(f"positions: {positions} moves of {engine}; the probe found a mate in {mates}")
 print(f"probe without a mate: median {statistics.median(probe_ms):.2f} ms, "
       f"longest {max(probe_ms):.2f} ms, total {sum(probe_ms) / 1e3:.1f} s")
+for name, (moves, ms) in sorted(clock.items()):
+    print(f"{name}: {moves} moves, {ms / moves:.0f} ms a move on average")
 print(f"share of those moves' time: at most {100 * sum(probe_ms) / max(move_ms, 1):.2f} % "
       f"({sum(probe_ms) / 1e3:.1f} s of {move_ms / 1e3:.1f} s)")
 PY
