@@ -111,6 +111,14 @@ pub static NMP_EVAL_STEP: Tunable = tunable!("NMP_EVAL_STEP", 200, 80, 400, 25);
 /// See [`NMP_MIN_DEPTH`].
 pub const NMP_EVAL_MAX: i32 = 2;
 
+/// ProbCut: from this depth, a capture that beats `beta + PROBCUT_MARGIN` in a search
+/// `PROBCUT_REDUCTION` plies shallower cuts the node.
+pub const PROBCUT_MIN_DEPTH: i32 = 5;
+/// See [`PROBCUT_MIN_DEPTH`].
+pub const PROBCUT_REDUCTION: i32 = 4;
+/// See [`PROBCUT_MIN_DEPTH`].
+pub static PROBCUT_MARGIN: Tunable = tunable!("PROBCUT_MARGIN", 200, 80, 400, 20);
+
 /// Internal iterative reduction: shallowest depth at which a node without a table move is
 /// searched one ply shallower.
 pub const IIR_MIN_DEPTH: i32 = 4;
@@ -193,7 +201,7 @@ pub static TM_BYOYOMI_MAIN_DIVISOR: Tunable = tunable!("TM_BYOYOMI_MAIN_DIVISOR"
 
 /// Every tunable search parameter, for the tuner and the USI options of a tuning build.
 /// (Statics, so that a tuning build's values are the ones the search reads.)
-pub static TUNABLES: [&Tunable; 22] = [
+pub static TUNABLES: [&Tunable; 23] = [
     &ASPIRATION_DELTA,
     &RFP_MAX_DEPTH,
     &RFP_MARGIN_PER_PLY,
@@ -216,6 +224,7 @@ pub static TUNABLES: [&Tunable; 22] = [
     &TM_INC_SHARE_PCT,
     &TM_INC_HARD_DIVISOR,
     &TM_BYOYOMI_MAIN_DIVISOR,
+    &PROBCUT_MARGIN,
 ];
 
 #[cfg(test)]

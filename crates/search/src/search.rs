@@ -204,6 +204,10 @@ impl<'a> Worker<'a> {
         ply: usize,
         qs_ply: usize,
     ) -> i32 {
+        // A search stopped (here, by the node limit) counts no further nodes.
+        if self.control.stopped() {
+            return 0;
+        }
         self.td.nodes += 1;
         self.check_limits();
         self.td.seldepth = self.td.seldepth.max(ply);
@@ -300,6 +304,10 @@ impl<'a> Worker<'a> {
         if depth <= 0 {
             return self.quiescence(pos, alpha, beta, ply, 0);
         }
+        // A search stopped (here, by the node limit) counts no further nodes.
+        if self.control.stopped() {
+            return 0;
+        }
         self.td.nodes += 1;
         self.check_limits();
         self.td.stack[ply].pv.clear();
@@ -394,12 +402,59 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // 7. Internal iterative reduction: no TT move on a deep node, search it shallower.
+        // 7. ProbCut: a good capture that beats beta by a margin in a reduced search would
+        //    very likely beat beta at full depth too.
+        let probcut_beta = beta + PROBCUT_MARGIN.get();
+        if !pv_node
+            && !in_check
+            && depth >= PROBCUT_MIN_DEPTH
+            && beta.abs() < MATE_IN_MAX_PLY
+            && !tt_entry
+                .is_some_and(|e| e.depth >= depth - 3 && from_tt(e.score, ply) < probcut_beta)
+        {
+            let mut picker = MovePicker::quiescence(pos, tt_move, false);
+            while let Some(mv) = picker.next(pos, &self.td) {
+                if !pos.is_capture(mv) || see(pos, mv) < 0 {
+                    continue;
+                }
+                let child = self.make_move(pos, mv, ply);
+                let mut score =
+                    -self.quiescence(&child, -probcut_beta, -probcut_beta + 1, ply + 1, 0);
+                if score >= probcut_beta {
+                    score = -self.search::<false>(
+                        &child,
+                        depth - PROBCUT_REDUCTION,
+                        -probcut_beta,
+                        -probcut_beta + 1,
+                        ply + 1,
+                        !cut_node,
+                    );
+                }
+                self.unmake_move();
+                if self.control.stopped() {
+                    return 0;
+                }
+                if score >= probcut_beta {
+                    let stored_eval = eval;
+                    self.tt.store(
+                        key,
+                        Some(mv),
+                        to_tt(score, ply),
+                        stored_eval,
+                        depth - PROBCUT_REDUCTION + 1,
+                        Bound::Lower,
+                    );
+                    return score;
+                }
+            }
+        }
+
+        // 8. Internal iterative reduction: no TT move on a deep node, search it shallower.
         if depth >= IIR_MIN_DEPTH && tt_move.is_none() && (pv_node || cut_node) {
             depth -= 1;
         }
 
-        // 8. The move loop.
+        // 9. The move loop.
         let side = pos.side_to_move();
         let previous = self.td.stack[ply].played;
         let countermove = previous.and_then(|p| self.td.countermoves.get(p));
@@ -428,7 +483,7 @@ impl<'a> Worker<'a> {
             let quiet = !pos.is_capture(mv) && !mv.is_promotion();
             let gives_check = pos.gives_check(mv);
 
-            // 9. Shallow pruning of late quiet moves once a non-losing score is in hand.
+            // 10. Shallow pruning of late quiet moves once a non-losing score is in hand.
             if !pv_node && !in_check && best > -MATE_IN_MAX_PLY && quiet && !gives_check {
                 let lmp_limit =
                     (LMP_BASE.get() + depth * depth) as usize / if improving { 1 } else { 2 };
@@ -442,12 +497,12 @@ impl<'a> Worker<'a> {
                 }
             }
 
-            // 10. Check extension.
+            // 11. Check extension.
             let extension =
                 i32::from(gives_check && ply < 2 * depth as usize + CHECK_EXTENSION_SLACK);
             let new_depth = depth - 1 + extension;
 
-            // 11. Late-move reductions, in the search ladder of `search_child`.
+            // 12. Late-move reductions, in the search ladder of `search_child`.
             let mut r = 0;
             if depth >= LMR_MIN_DEPTH && move_number > 2 + pv_node as usize && quiet {
                 r = reduction(depth, move_number);
@@ -486,7 +541,7 @@ impl<'a> Worker<'a> {
                         self.update_pv(ply, mv);
                     }
                     if score >= beta {
-                        // 12. A cutoff: teach the ordering heuristics.
+                        // 13. A cutoff: teach the ordering heuristics.
                         if quiet {
                             self.reward_quiet_cutoff(
                                 side,
@@ -508,7 +563,7 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // 13. No legal move: the side to move loses (checkmate or not).
+        // 14. No legal move: the side to move loses (checkmate or not).
         if move_number == 0 {
             return mated_in(ply);
         }
