@@ -405,12 +405,15 @@ impl<'a> Worker<'a> {
         // 7. ProbCut: a good capture that beats beta by a margin in a reduced search would
         //    very likely beat beta at full depth too.
         let probcut_beta = beta + PROBCUT_MARGIN.get();
+        // The depth a ProbCut result is stored at; a table entry as deep that stays below
+        // probcut_beta says the cut will not come.
+        let probcut_depth = depth - PROBCUT_REDUCTION + 1;
         if !pv_node
             && !in_check
             && depth >= PROBCUT_MIN_DEPTH
             && beta.abs() < MATE_IN_MAX_PLY
             && !tt_entry
-                .is_some_and(|e| e.depth >= depth - 3 && from_tt(e.score, ply) < probcut_beta)
+                .is_some_and(|e| e.depth >= probcut_depth && from_tt(e.score, ply) < probcut_beta)
         {
             let mut picker = MovePicker::quiescence(pos, tt_move, false);
             while let Some(mv) = picker.next(pos, &self.td) {
@@ -435,13 +438,12 @@ impl<'a> Worker<'a> {
                     return 0;
                 }
                 if score >= probcut_beta {
-                    let stored_eval = eval;
                     self.tt.store(
                         key,
                         Some(mv),
                         to_tt(score, ply),
-                        stored_eval,
-                        depth - PROBCUT_REDUCTION + 1,
+                        eval,
+                        probcut_depth,
                         Bound::Lower,
                     );
                     return score;
