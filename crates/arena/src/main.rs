@@ -57,7 +57,8 @@ struct Cli {
     /// Write every game to this KIF file.
     #[arg(long)]
     kif: Option<std::path::PathBuf>,
-    /// Write one JSON object per game to this file.
+    /// Write one JSON object per game to this file, each as its game ends (a stopped run
+    /// keeps what it played), and the whole match in game order at the end.
     #[arg(long)]
     jsonl: Option<std::path::PathBuf>,
     /// Seconds an engine may take to start or per fixed-depth/nodes move.
@@ -287,8 +288,36 @@ fn main() -> ExitCode {
         shard: cli.shard,
     };
     let total = cli.games.div_ceil(2) * 2;
-    let mut progress =
-        |games: &[gogo_arena::MatchGame]| eprintln!("{}", report::progress_line(games, total));
+    let names = |g: &gogo_arena::MatchGame| {
+        let sente = &config.engines[g.sente_engine].name;
+        let gote = &config.engines[1 - g.sente_engine].name;
+        (sente.clone(), gote.clone())
+    };
+    let json_line = |g: &gogo_arena::MatchGame| {
+        let (s, w) = names(g);
+        record::json_line(g.index, &g.opening, &g.record, &s, &w) + "\n"
+    };
+    // Each game is appended as it ends, so a run that is stopped (a shard's job preempted,
+    // an SPRT killed) keeps what it played; `merge` reads such a file as it is.
+    let mut live_jsonl = match &cli.jsonl {
+        Some(path) => match std::fs::File::create(path) {
+            Ok(file) => Some(file),
+            Err(e) => {
+                eprintln!("gogo-arena: {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
+    let mut progress = |games: &[gogo_arena::MatchGame]| {
+        eprintln!("{}", report::progress_line(games, total));
+        if let (Some(file), Some(game)) = (live_jsonl.as_mut(), games.last()) {
+            use std::io::Write;
+            if let Err(e) = file.write_all(json_line(game).as_bytes()) {
+                eprintln!("gogo-arena: writing the games as they end: {e}");
+            }
+        }
+    };
     let summary = match run_match(&config, &mut progress) {
         Ok(s) => s,
         Err(e) => {
@@ -296,11 +325,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let names = |g: &gogo_arena::MatchGame| {
-        let sente = &config.engines[g.sente_engine].name;
-        let gote = &config.engines[1 - g.sente_engine].name;
-        (sente.clone(), gote.clone())
-    };
+    drop(live_jsonl);
     if let Some(path) = &cli.kif {
         let text: String = summary
             .games
@@ -315,14 +340,8 @@ fn main() -> ExitCode {
         }
     }
     if let Some(path) = &cli.jsonl {
-        let text: String = summary
-            .games
-            .iter()
-            .map(|g| {
-                let (s, w) = names(g);
-                record::json_line(g.index, &g.opening, &g.record, &s, &w) + "\n"
-            })
-            .collect();
+        // The whole match again, now in game order.
+        let text: String = summary.games.iter().map(json_line).collect();
         if let Err(e) = std::fs::write(path, text) {
             eprintln!("gogo-arena: {}: {e}", path.display());
         }

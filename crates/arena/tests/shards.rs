@@ -92,3 +92,50 @@ fn four_shards_merged_are_the_whole_match() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_stopped_shard_keeps_the_games_it_played() {
+    let dir = std::env::temp_dir().join(format!("gogo-stopped-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("stopped.jsonl");
+    let gogo = gogo();
+    let a = format!("name=A,cmd={gogo}");
+    let b = format!("name=B,cmd={gogo},option.UseNNUE=false");
+    let mut arena = std::process::Command::new(env!("CARGO_BIN_EXE_gogo-arena"))
+        .args(["--engine", &a, "--engine", &b, "--tc", "depth=2"])
+        .args(["--games", "400", "--jsonl", out.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait for three finished games, then stop the run as a scheduler would.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let written = loop {
+        let text = std::fs::read_to_string(&out).unwrap_or_default();
+        if text.lines().count() >= 3 || std::time::Instant::now() > deadline {
+            break text;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    arena.kill().unwrap();
+    arena.wait().unwrap();
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.starts_with(&written), "lines were rewritten");
+    let played = games(&text);
+    assert!(played.len() >= 3, "{text}");
+    assert!(played.len() < 400, "the run was not stopped");
+    // The partial file is a match `merge` can read, with every game it holds.
+    let merged = std::process::Command::new(env!("CARGO_BIN_EXE_gogo-arena"))
+        .arg("merge")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(merged.status.success(), "{merged:?}");
+    let merged = String::from_utf8_lossy(&merged.stdout).into_owned();
+    let score = merged
+        .lines()
+        .find(|l| l.starts_with("Score of"))
+        .unwrap_or_default();
+    assert!(score.ends_with(&format!("] {}", played.len())), "{merged}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
