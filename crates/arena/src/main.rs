@@ -21,7 +21,9 @@ use std::time::Duration;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// An engine: `name=N,cmd=PROGRAM[,arg=A]...[,option.NAME=VALUE]...`. Give exactly two.
+    /// An engine: `name=N,cmd=PROGRAM[,arg=A]...[,depth=D][,tc=TC][,option.NAME=VALUE]...`.
+    /// Give exactly two. `depth` caps every search; `tc` gives this engine its own time
+    /// control (time odds: `tc=movetime=400` against `--tc movetime=100`).
     #[arg(long = "engine", required = true, num_args = 1)]
     engines: Vec<EngineSpec>,
     /// Time control: byoyomi=MS, byoyomi=MAIN+MS, fischer=MAIN+INC, movetime=MS, nodes=N, depth=N.
@@ -70,6 +72,8 @@ struct Cli {
     shard: Shard,
 }
 
+// Built once from the command line: the size of its variants does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// The whole match from the --jsonl files of its shards: W/L/D, Elo, pentanomial,

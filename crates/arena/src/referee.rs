@@ -178,7 +178,9 @@ fn start_pondering(
     }
     let mut line = game.moves().to_vec();
     line.push(reply);
-    let go = with_depth_cap(clock.go(true), engine.spec().go_depth);
+    // After the reply it is the pondering engine's turn again.
+    let own_side = game.position().side_to_move().flip();
+    let go = with_depth_cap(clock.go(own_side, true), engine.spec().go_depth);
     engine
         .send(&GuiCommand::position(game.start(), &line))
         .and_then(|_| engine.send(&GuiCommand::Go(go)))
@@ -281,7 +283,9 @@ fn play_moves(
         ponder,
         pondering,
     } = progress;
-    let mut clock = Clock::new(settings.time_control);
+    // An engine with its own control plays at time odds.
+    let control = |e: &EngineClient| e.spec().time_control.unwrap_or(settings.time_control);
+    let mut clock = Clock::with_odds([control(engines[0]), control(engines[1])]);
     let mut adjudicator = Adjudicator::default();
     for engine in engines.iter_mut() {
         let _ = engine.send(&GuiCommand::UsiNewGame);
@@ -293,7 +297,7 @@ fn play_moves(
         let side = game.position().side_to_move();
         let i = side.index();
         let allowed = clock.allowed(side, settings.max_think);
-        let go = with_depth_cap(clock.go(false), engines[i].spec().go_depth);
+        let go = with_depth_cap(clock.go(side, false), engines[i].spec().go_depth);
         let hit = match settle_ponder(
             engines[i],
             &mut ponder[i],

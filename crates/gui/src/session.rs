@@ -646,7 +646,7 @@ impl Session {
                 self.engine.send(EngineCommand::Search {
                     id: self.job,
                     position: self.position_command(),
-                    go: self.clock.go(false),
+                    go: self.clock.go(side, false),
                     allowed: self.clock.allowed(side, Duration::ZERO) + ENGINE_GRACE,
                     options: self.job_options(self.level, 1),
                 });

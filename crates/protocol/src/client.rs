@@ -1,6 +1,7 @@
 //! The GUI's side of USI: [`EngineClient`] starts an engine as a child process, completes the
 //! handshake, and from then on speaks only typed messages, with a deadline on every wait.
 
+use crate::clock::{ParseTimeControlError, TimeControl};
 use crate::engine_message::{BestMove, Checkmate, EngineMessage, OptionKind};
 use crate::gui_command::GuiCommand;
 use crate::info::Info;
@@ -23,6 +24,9 @@ pub struct EngineSpec {
     /// A depth cap added to every `go` this engine gets (`depth=N` in the spec text), as
     /// lishogi caps Fairy-Stockfish's AI levels.
     pub go_depth: Option<u32>,
+    /// This engine's own time control (`tc=KIND=VALUE` in the spec text), for matches at
+    /// time odds; the match's control if `None`.
+    pub time_control: Option<TimeControl>,
 }
 
 impl EngineSpec {
@@ -35,6 +39,7 @@ impl EngineSpec {
             args: Vec::new(),
             options: Vec::new(),
             go_depth: None,
+            time_control: None,
         }
     }
 
@@ -63,6 +68,8 @@ pub enum ParseEngineSpecError {
     NotKeyValue(String),
     /// `depth=` is not a whole number from 1.
     BadDepth(String),
+    /// `tc=` is not a time control.
+    BadTimeControl(ParseTimeControlError),
     /// A key that specs do not have.
     UnknownKey(String),
     /// No `cmd=`.
@@ -77,8 +84,9 @@ impl fmt::Display for ParseEngineSpecError {
             }
             ParseEngineSpecError::UnknownKey(key) => write!(
                 f,
-                "engine: unknown key '{key}' (name, cmd, arg, option.NAME)"
+                "engine: unknown key '{key}' (name, cmd, arg, depth, tc, option.NAME)"
             ),
+            ParseEngineSpecError::BadTimeControl(e) => write!(f, "engine: {e}"),
             ParseEngineSpecError::MissingCommand => f.write_str("engine: cmd= is missing"),
             ParseEngineSpecError::BadDepth(v) => {
                 write!(f, "engine: depth '{v}' is not a whole number from 1")
@@ -92,15 +100,16 @@ impl std::error::Error for ParseEngineSpecError {}
 impl std::str::FromStr for EngineSpec {
     type Err = ParseEngineSpecError;
 
-    /// Reads `name=N,cmd=PROGRAM[,arg=A]...[,depth=D][,option.NAME=VALUE]...` (commas or `;`), e.g.
-    /// `name=fsf,cmd=/usr/games/fairy-stockfish,option.UCI_Variant=minishogi`. The name
-    /// defaults to the program's file name.
+    /// Reads `name=N,cmd=PROGRAM[,arg=A]...[,depth=D][,tc=TC][,option.NAME=VALUE]...` (commas
+    /// or `;`), e.g. `name=fsf,cmd=/usr/games/fairy-stockfish,option.UCI_Variant=minishogi`
+    /// or `name=fsf,cmd=fsf,tc=movetime=400`. The name defaults to the program's file name.
     fn from_str(text: &str) -> Result<EngineSpec, ParseEngineSpecError> {
         let mut name = None;
         let mut program = None;
         let mut args = Vec::new();
         let mut options = Vec::new();
         let mut go_depth = None;
+        let mut time_control = None;
         for part in text
             .split([',', ';'])
             .map(str::trim)
@@ -117,6 +126,13 @@ impl std::str::FromStr for EngineSpec {
                     Ok(d) if d >= 1 => go_depth = Some(d),
                     _ => return Err(ParseEngineSpecError::BadDepth(value.to_string())),
                 },
+                "tc" => {
+                    time_control = Some(
+                        value
+                            .parse()
+                            .map_err(ParseEngineSpecError::BadTimeControl)?,
+                    )
+                }
                 _ => match key.strip_prefix("option.") {
                     Some(option) if !option.is_empty() => {
                         options.push((option.to_string(), value.to_string()))
@@ -132,6 +148,7 @@ impl std::str::FromStr for EngineSpec {
             args,
             options,
             go_depth,
+            time_control,
         })
     }
 }
@@ -421,8 +438,23 @@ mod tests {
                 args: vec!["-x".into()],
                 options: vec![("UCI_Variant".into(), "minishogi".into())],
                 go_depth: None,
+                time_control: None,
             }
         );
+        let odds: EngineSpec = "cmd=fsf,tc=movetime=400,depth=9".parse().unwrap();
+        assert_eq!(
+            (odds.time_control, odds.go_depth),
+            (
+                Some(TimeControl::MoveTime(Duration::from_millis(400))),
+                Some(9)
+            )
+        );
+        assert!(matches!(
+            "cmd=fsf,tc=minutes=3".parse::<EngineSpec>(),
+            Err(ParseEngineSpecError::BadTimeControl(
+                ParseTimeControlError::UnknownKind(_)
+            ))
+        ));
         let capped: EngineSpec = "cmd=fsf,depth=5".parse().unwrap();
         assert_eq!(capped.go_depth, Some(5));
         assert_eq!(

@@ -32,6 +32,17 @@ pub enum TimeControl {
     Depth(u32),
 }
 
+impl TimeControl {
+    /// Whether this is a clock (byoyomi or Fischer), rather than a fixed time, nodes or
+    /// depth per move.
+    pub fn is_clock(&self) -> bool {
+        matches!(
+            self,
+            TimeControl::Byoyomi { .. } | TimeControl::Fischer { .. }
+        )
+    }
+}
+
 /// Time-control text that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParseTimeControlError {
@@ -99,10 +110,12 @@ impl std::str::FromStr for TimeControl {
     }
 }
 
-/// Both sides' time under a [`TimeControl`], and the side whose clock runs.
+/// Both sides' time, each under its [`TimeControl`] (the same one unless the game gives
+/// time odds), and the side whose clock runs.
 #[derive(Clone, Debug)]
 pub struct Clock {
-    control: TimeControl,
+    /// The time control by colour.
+    controls: [TimeControl; 2],
     /// Main time left, by colour.
     main: [Duration; 2],
     /// The side whose clock runs, and since when.
@@ -110,36 +123,39 @@ pub struct Clock {
 }
 
 impl Clock {
-    /// Both sides with the control's main time, no clock running.
+    /// Both sides under `control` with its main time, no clock running.
     pub fn new(control: TimeControl) -> Clock {
-        let main = match control {
+        Clock::with_odds([control; 2])
+    }
+
+    /// Time odds: each colour under its own control (Sente's first), e.g. a fixed 100 ms a
+    /// move against 400 ms; no clock running.
+    pub fn with_odds(controls: [TimeControl; 2]) -> Clock {
+        let main = |control| match control {
             TimeControl::Byoyomi { main, .. } | TimeControl::Fischer { main, .. } => main,
             _ => Duration::ZERO,
         };
         Clock {
-            control,
-            main: [main; 2],
+            controls,
+            main: controls.map(main),
             running: None,
         }
     }
 
-    /// The time control.
+    /// Sente's time control, which is Gote's too unless the clock gives time odds.
     pub fn control(&self) -> TimeControl {
-        self.control
+        self.controls[0]
     }
 
-    /// Whether the game is on a clock (byoyomi or Fischer), rather than a fixed time, nodes
-    /// or depth per move.
+    /// Whether the game is on a clock (byoyomi or Fischer) for either side, rather than a
+    /// fixed time, nodes or depth per move.
     pub fn timed(&self) -> bool {
-        matches!(
-            self.control,
-            TimeControl::Byoyomi { .. } | TimeControl::Fischer { .. }
-        )
+        self.controls.iter().any(TimeControl::is_clock)
     }
 
-    /// The byoyomi per move (zero unless byoyomi).
+    /// Sente's byoyomi per move (zero unless byoyomi).
     pub fn byoyomi(&self) -> Duration {
-        match self.control {
+        match self.controls[0] {
             TimeControl::Byoyomi { byoyomi, .. } => byoyomi,
             _ => Duration::ZERO,
         }
@@ -173,7 +189,7 @@ impl Clock {
     /// The longest `side` may take for its move now: its main time and byoyomi, the fixed
     /// time per move, or `untimed` under nodes or depth.
     pub fn allowed(&self, side: Color, untimed: Duration) -> Duration {
-        match self.control {
+        match self.controls[side.index()] {
             TimeControl::Byoyomi { byoyomi, .. } => self.main[side.index()] + byoyomi,
             TimeControl::Fischer { .. } => self.main[side.index()],
             TimeControl::MoveTime(t) => t,
@@ -181,25 +197,31 @@ impl Clock {
         }
     }
 
-    /// The `go` command for the side to move (`go ponder` with `ponder`).
-    pub fn go(&self, ponder: bool) -> GoCommand {
+    /// The `go` command for `side`, the side to move in the position it is for (`go ponder`
+    /// with `ponder`). Under time odds it states `side`'s control, with both main times
+    /// and each side's own increment.
+    pub fn go(&self, side: Color, ponder: bool) -> GoCommand {
         let ms = |d: Duration| Some(d.as_millis() as u64);
         let go = GoCommand {
             ponder,
             ..GoCommand::default()
         };
-        match self.control {
+        let increment = |c: TimeControl| match c {
+            TimeControl::Fischer { increment, .. } => increment,
+            _ => Duration::ZERO,
+        };
+        match self.controls[side.index()] {
             TimeControl::Byoyomi { byoyomi, .. } => GoCommand {
                 btime: ms(self.main[0]),
                 wtime: ms(self.main[1]),
                 byoyomi: ms(byoyomi),
                 ..go
             },
-            TimeControl::Fischer { increment, .. } => GoCommand {
+            TimeControl::Fischer { .. } => GoCommand {
                 btime: ms(self.main[0]),
                 wtime: ms(self.main[1]),
-                binc: ms(increment),
-                winc: ms(increment),
+                binc: ms(increment(self.controls[0])),
+                winc: ms(increment(self.controls[1])),
                 ..go
             },
             TimeControl::MoveTime(t) => GoCommand {
@@ -242,12 +264,12 @@ impl Clock {
     ) -> Result<Duration, Duration> {
         let i = side.index();
         if spent > self.allowed(side, Duration::MAX).saturating_add(tolerance) {
-            if self.timed() {
+            if self.controls[i].is_clock() {
                 self.main[i] = Duration::ZERO;
             }
             return Err(spent);
         }
-        match self.control {
+        match self.controls[i] {
             TimeControl::Byoyomi { .. } => self.main[i] = self.main[i].saturating_sub(spent),
             TimeControl::Fischer { increment, .. } => {
                 self.main[i] = self.main[i].saturating_sub(spent) + increment
@@ -280,7 +302,7 @@ mod tests {
         assert_eq!(clock.allowed(Color::Sente, ms(5)), ms(1200));
         assert_eq!(clock.charge(Color::Sente, ms(300), ms(0)), Ok(ms(300)));
         assert_eq!(clock.main(), [ms(700), ms(1000)]);
-        let go = clock.go(false);
+        let go = clock.go(Color::Sente, false);
         assert_eq!(
             (go.btime, go.wtime, go.byoyomi),
             (Some(700), Some(1000), Some(200))
@@ -292,16 +314,57 @@ mod tests {
         let mut clock = Clock::new("fischer=1000+100".parse().unwrap());
         assert_eq!(clock.charge(Color::Gote, ms(400), ms(0)), Ok(ms(400)));
         assert_eq!(clock.main(), [ms(1000), ms(700)]);
-        let go = clock.go(true);
+        let go = clock.go(Color::Gote, true);
         assert_eq!((go.binc, go.winc, go.ponder), (Some(100), Some(100), true));
 
         let mut clock = Clock::new("movetime=100".parse().unwrap());
         assert!(!clock.timed());
-        assert_eq!(clock.go(false).movetime, Some(100));
+        assert_eq!(clock.go(Color::Sente, false).movetime, Some(100));
         assert!(clock.charge(Color::Sente, ms(150), ms(0)).is_err());
         let clock = Clock::new("depth=7".parse().unwrap());
         assert_eq!(clock.allowed(Color::Gote, ms(30_000)), ms(30_000));
-        assert_eq!(clock.go(false).depth, Some(7));
+        assert_eq!(clock.go(Color::Sente, false).depth, Some(7));
+    }
+
+    #[test]
+    fn time_odds_give_each_side_its_own_control() {
+        let mut clock = Clock::with_odds([
+            "movetime=100".parse().unwrap(),
+            "movetime=400".parse().unwrap(),
+        ]);
+        assert!(!clock.timed());
+        assert_eq!(clock.go(Color::Sente, false).movetime, Some(100));
+        assert_eq!(clock.go(Color::Gote, false).movetime, Some(400));
+        assert_eq!(clock.allowed(Color::Gote, ms(5)), ms(400));
+        assert_eq!(clock.charge(Color::Gote, ms(300), ms(0)), Ok(ms(300)));
+        assert!(clock.charge(Color::Sente, ms(300), ms(0)).is_err());
+
+        // Fischer against Fischer with four times the time: each side's own main time and
+        // increment, the side to move's kind of control.
+        let mut clock = Clock::with_odds([
+            "fischer=1000+10".parse().unwrap(),
+            "fischer=4000+40".parse().unwrap(),
+        ]);
+        assert_eq!(clock.main(), [ms(1000), ms(4000)]);
+        let go = clock.go(Color::Gote, false);
+        assert_eq!(
+            (go.btime, go.wtime, go.binc, go.winc),
+            (Some(1000), Some(4000), Some(10), Some(40))
+        );
+        assert_eq!(clock.charge(Color::Gote, ms(1500), ms(0)), Ok(ms(1500)));
+        assert_eq!(clock.main(), [ms(1000), ms(2540)]);
+        assert!(clock.charge(Color::Sente, ms(1500), ms(0)).is_err());
+        assert_eq!(clock.main(), [ms(0), ms(2540)]);
+
+        // A fixed time against a clock: the clock's side is timed, the other is not.
+        let mut clock = Clock::with_odds([
+            "movetime=100".parse().unwrap(),
+            "byoyomi=0+300".parse().unwrap(),
+        ]);
+        assert!(clock.timed());
+        assert_eq!(clock.go(Color::Gote, true).byoyomi, Some(300));
+        assert!(clock.charge(Color::Sente, ms(200), ms(0)).is_err());
+        assert_eq!(clock.main(), [ms(0), ms(0)]);
     }
 
     #[test]

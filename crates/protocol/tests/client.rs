@@ -25,6 +25,7 @@ done"#
         args: vec!["-c".into(), script],
         options: vec![("Style".into(), "wild".into())],
         go_depth: None,
+        time_control: None,
     }
 }
 
@@ -145,6 +146,7 @@ fn an_engine_that_never_finishes_the_handshake_times_out() {
         args: vec!["-c".into(), "sleep 30".into()],
         options: vec![],
         go_depth: None,
+        time_control: None,
     };
     let started = Instant::now();
     assert_eq!(
