@@ -1,6 +1,7 @@
 //! Plays one game between two engines, keeping the clocks and judging every move with the
 //! rules crate.
 
+use gogo_protocol::clock::deadline;
 use gogo_protocol::{
     BestMove, BestMoveAnswer, ClientError, Clock, EngineClient, GoCommand, GuiCommand, Info,
     InfoScore,
@@ -252,7 +253,13 @@ pub fn play_game(
     // A search still pondering when the game ended is stopped, so the next game starts clean.
     for (engine, ponder) in engines.iter_mut().zip(&progress.pondering) {
         if ponder.is_some() {
-            let _ = stop_pondering(engine, Instant::now() + STOP_GRACE + settings.tolerance);
+            let _ = stop_pondering(
+                engine,
+                deadline(
+                    Instant::now(),
+                    STOP_GRACE.saturating_add(settings.tolerance),
+                ),
+            );
         }
     }
     let Progress {
@@ -310,7 +317,7 @@ fn play_moves(
         };
         // The clock starts now; on a hit the ponder search goes on from where it was.
         let started = Instant::now();
-        let deadline = started + allowed + settings.tolerance;
+        let deadline = deadline(started, allowed.saturating_add(settings.tolerance));
         let (answer, last_score) = ask_move(engines[i], hit, game, go, deadline);
         let elapsed = started.elapsed();
         let answer = match answer {

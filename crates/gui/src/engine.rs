@@ -4,6 +4,7 @@
 //! command stops whatever the engine was doing, and a dead or babbling engine is reported,
 //! then started again at the next command.
 
+use gogo_protocol::clock::deadline;
 use gogo_protocol::{
     BestMoveAnswer, Checkmate, ClientError, EngineClient, EngineMessage, EngineSpec, GoCommand,
     GuiCommand, Info, MateLimit,
@@ -341,7 +342,7 @@ impl Worker {
                     Job::Search {
                         id,
                         started,
-                        deadline: started + allowed,
+                        deadline: deadline(started, allowed),
                     },
                 )
             }
@@ -366,7 +367,10 @@ impl Worker {
                     mate: Some(MateLimit::Millis(millis)),
                     ..Default::default()
                 };
-                let deadline = Instant::now() + Duration::from_millis(millis) + STOP_GRACE;
+                let deadline = deadline(
+                    Instant::now(),
+                    Duration::from_millis(millis).saturating_add(STOP_GRACE),
+                );
                 (position, go, Job::Mate { id, deadline })
             }
         };

@@ -61,6 +61,28 @@ fn program_name(program: &str) -> String {
         .to_string()
 }
 
+impl fmt::Display for EngineSpec {
+    /// The spec text its parser reads, every field written out (`name=...,cmd=...`, then the
+    /// args, depth, time control and options). A spec read from text prints back to text
+    /// that reads the same; one built with a comma or `;` inside a value does not.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "name={},cmd={}", self.name, self.program)?;
+        for arg in &self.args {
+            write!(f, ",arg={arg}")?;
+        }
+        if let Some(depth) = self.go_depth {
+            write!(f, ",depth={depth}")?;
+        }
+        if let Some(tc) = self.time_control {
+            write!(f, ",tc={tc}")?;
+        }
+        for (name, value) in &self.options {
+            write!(f, ",option.{name}={value}")?;
+        }
+        Ok(())
+    }
+}
+
 /// Engine spec text that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParseEngineSpecError {
@@ -237,7 +259,7 @@ impl EngineClient {
             recent: std::collections::VecDeque::with_capacity(RECENT_LINES),
         };
         client.send(&GuiCommand::Usi)?;
-        let deadline = Instant::now() + timeout;
+        let deadline = crate::clock::deadline(Instant::now(), timeout);
         loop {
             match client.next_message(deadline)? {
                 Ok(EngineMessage::UsiOk) => break,
@@ -303,7 +325,7 @@ impl EngineClient {
     /// `isready`, then waits up to `timeout` for `readyok`.
     pub fn ready(&mut self, timeout: Duration) -> Result<(), ClientError> {
         self.send(&GuiCommand::IsReady)?;
-        let deadline = Instant::now() + timeout;
+        let deadline = crate::clock::deadline(Instant::now(), timeout);
         loop {
             if let Ok(EngineMessage::ReadyOk) = self.next_message(deadline)? {
                 return Ok(());

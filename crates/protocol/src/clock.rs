@@ -73,6 +73,40 @@ impl fmt::Display for ParseTimeControlError {
 
 impl std::error::Error for ParseTimeControlError {}
 
+impl fmt::Display for TimeControl {
+    /// The text [`TimeControl`]'s parser reads: `byoyomi=MAIN+BYOYOMI`,
+    /// `fischer=MAIN+INCREMENT`, `movetime=MS`, `nodes=N`, `depth=D`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ms = Duration::as_millis;
+        match *self {
+            TimeControl::Byoyomi { main, byoyomi } => {
+                write!(f, "byoyomi={}+{}", ms(&main), ms(&byoyomi))
+            }
+            TimeControl::Fischer { main, increment } => {
+                write!(f, "fischer={}+{}", ms(&main), ms(&increment))
+            }
+            TimeControl::MoveTime(t) => write!(f, "movetime={}", ms(&t)),
+            TimeControl::Nodes(n) => write!(f, "nodes={n}"),
+            TimeControl::Depth(d) => write!(f, "depth={d}"),
+        }
+    }
+}
+
+/// `after` from `start`, or a year from `start` if that is past what an [`Instant`] holds:
+/// a time control of any size gives a deadline, never a panic.
+pub fn deadline(start: Instant, after: Duration) -> Instant {
+    const YEAR: Duration = Duration::from_secs(365 * 24 * 3600);
+    start
+        .checked_add(after)
+        .or_else(|| start.checked_add(YEAR))
+        .unwrap_or(start)
+}
+
+/// A duration in whole milliseconds for a `go` command, `u64::MAX` if it does not fit.
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
 impl std::str::FromStr for TimeControl {
     type Err = ParseTimeControlError;
 
@@ -190,7 +224,7 @@ impl Clock {
     /// time per move, or `untimed` under nodes or depth.
     pub fn allowed(&self, side: Color, untimed: Duration) -> Duration {
         match self.controls[side.index()] {
-            TimeControl::Byoyomi { byoyomi, .. } => self.main[side.index()] + byoyomi,
+            TimeControl::Byoyomi { byoyomi, .. } => self.main[side.index()].saturating_add(byoyomi),
             TimeControl::Fischer { .. } => self.main[side.index()],
             TimeControl::MoveTime(t) => t,
             TimeControl::Nodes(_) | TimeControl::Depth(_) => untimed,
@@ -201,7 +235,7 @@ impl Clock {
     /// with `ponder`). Under time odds it states `side`'s control, with both main times
     /// and each side's own increment.
     pub fn go(&self, side: Color, ponder: bool) -> GoCommand {
-        let ms = |d: Duration| Some(d.as_millis() as u64);
+        let ms = |d: Duration| Some(millis(d));
         let go = GoCommand {
             ponder,
             ..GoCommand::default()
@@ -272,7 +306,7 @@ impl Clock {
         match self.controls[i] {
             TimeControl::Byoyomi { .. } => self.main[i] = self.main[i].saturating_sub(spent),
             TimeControl::Fischer { increment, .. } => {
-                self.main[i] = self.main[i].saturating_sub(spent) + increment
+                self.main[i] = self.main[i].saturating_sub(spent).saturating_add(increment)
             }
             _ => {}
         }
@@ -378,5 +412,23 @@ mod tests {
         assert!(clock.stop(ms(0)).is_err());
         assert_eq!(clock.running(), None);
         assert_eq!(clock.stop(ms(0)), Ok(Duration::ZERO));
+    }
+
+    #[test]
+    fn controls_of_any_size_give_deadlines_and_go_commands() {
+        let now = Instant::now();
+        assert_eq!(deadline(now, ms(250)), now + ms(250));
+        let far = deadline(now, Duration::MAX);
+        assert!(far >= now + Duration::from_secs(364 * 24 * 3600));
+        let huge: TimeControl = "fischer=18446744073709551615+18446744073709551615"
+            .parse()
+            .unwrap();
+        assert_eq!(huge.to_string().parse::<TimeControl>(), Ok(huge));
+        let mut clock = Clock::new(huge);
+        // The increment keeps adding past what milliseconds in a u64 can say.
+        for _ in 0..3 {
+            assert!(clock.charge(Color::Sente, ms(1), ms(0)).is_ok());
+        }
+        assert_eq!(clock.go(Color::Sente, false).btime, Some(u64::MAX));
     }
 }

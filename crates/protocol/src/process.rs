@@ -156,7 +156,7 @@ impl LineProcess {
 
     /// Waits up to `timeout` for the process to end by itself; its exit status if it did.
     pub fn wait_exit(&mut self, timeout: Duration) -> Option<ExitStatus> {
-        let deadline = Instant::now() + timeout;
+        let deadline = crate::clock::deadline(Instant::now(), timeout);
         loop {
             if let Ok(Some(status)) = self.child.try_wait() {
                 return Some(status);
