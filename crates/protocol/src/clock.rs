@@ -92,13 +92,16 @@ impl fmt::Display for TimeControl {
     }
 }
 
-/// `after` from `start`, or a year from `start` if that is past what an [`Instant`] holds:
-/// a time control of any size gives a deadline, never a panic.
+/// How far a [`deadline`] reaches when the time asked for is past what an [`Instant`]
+/// holds: a year.
+pub const FARTHEST_DEADLINE: Duration = Duration::from_secs(365 * 24 * 3600);
+
+/// `after` from `start`, or [`FARTHEST_DEADLINE`] from `start` if that is past what an
+/// [`Instant`] holds: a time control of any size gives a deadline, never a panic.
 pub fn deadline(start: Instant, after: Duration) -> Instant {
-    const YEAR: Duration = Duration::from_secs(365 * 24 * 3600);
     start
         .checked_add(after)
-        .or_else(|| start.checked_add(YEAR))
+        .or_else(|| start.checked_add(FARTHEST_DEADLINE))
         .unwrap_or(start)
 }
 

@@ -1,7 +1,7 @@
 //! Invariant checks driven by arbitrary bytes: the bodies of the fuzz targets `usi_line`,
 //! `engine_messages` and `engine_spec`, also run over their kept corpora by `cargo test`.
 
-use crate::clock::deadline;
+use crate::clock::{deadline, FARTHEST_DEADLINE};
 use crate::{Clock, EngineMessage, EngineSpec, GuiCommand, TimeControl};
 use gogo_rules::Color;
 use std::time::{Duration, Instant};
@@ -79,7 +79,11 @@ fn check_clock(controls: [TimeControl; 2]) {
         let again: GuiCommand = go.to_string().parse().expect("printed go parses");
         assert_eq!(again, go);
         let allowed = clock.allowed(side, Duration::from_secs(30));
-        let _ = deadline(Instant::now(), allowed.saturating_add(tolerance));
+        let now = Instant::now();
+        assert!(
+            deadline(now, allowed.saturating_add(tolerance))
+                >= now + allowed.min(FARTHEST_DEADLINE)
+        );
         let spent = match ply % 3 {
             0 => Duration::ZERO,
             1 => allowed,
