@@ -5,7 +5,7 @@
 
 use clap::Parser;
 use gogo_search::nnue::data;
-use gogo_train::{mean_loss, Dataset, Schedule, Trainer};
+use gogo_train::{mean_loss, Dataset, Model, Schedule, Trainer};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -42,6 +42,10 @@ struct Cli {
     /// Fraction of the positions held out for the validation loss.
     #[arg(long, default_value_t = 0.05)]
     validation: f64,
+    /// Start from this network's weights instead of random ones (training goes on from
+    /// it: a lower `--lr` and fewer epochs are usual).
+    #[arg(long)]
+    init: Option<PathBuf>,
     /// Threads (0: all cores).
     #[arg(long, default_value_t = 0)]
     threads: usize,
@@ -99,6 +103,16 @@ fn main() -> ExitCode {
         }
     }
     let start = Instant::now();
+    let init = match &cli.init {
+        None => None,
+        Some(path) => match gogo_search::nnue::Network::load(path) {
+            Ok(net) => Some(net),
+            Err(e) => {
+                eprintln!("gogo-train: {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        },
+    };
     let files = match read_data(&cli.data) {
         Ok(f) => f,
         Err(e) => {
@@ -124,9 +138,21 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let schedule = Schedule::new(cli.epochs, cli.lr, cli.decay_fraction);
-    let mut trainer = Trainer::new(cli.seed, cli.batch);
+    let mut trainer = match &init {
+        Some(net) => Trainer::starting_from(Model::from_network(net), cli.seed, cli.batch),
+        None => Trainer::new(cli.seed, cli.batch),
+    };
     let mut train = dataset.train;
     let mut log = Vec::new();
+    if init.is_some() {
+        let line = format!(
+            "epoch   0: the initial network, train loss {:.6}, validation loss {:.6}",
+            mean_loss(trainer.model(), &train),
+            mean_loss(trainer.model(), &dataset.validation)
+        );
+        eprintln!("{line}");
+        log.push(line);
+    }
     for epoch in 1..=schedule.epochs {
         let epoch_start = Instant::now();
         let lr = schedule.lr(epoch);
@@ -146,10 +172,14 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     let mut notes = format!(
-        "gogo NNUE network {}\n\ntrained by: gogo-train {}\ndata: {}\nepochs {}, batch {}, lr {} (x0.1 from epoch {}), lambda {}, seed {}, validation fraction {}\n{} training positions, {} validation positions, {} repeats dropped\ntime: {:.0} s\n\n",
+        "gogo NNUE network {}\n\ntrained by: gogo-train {}\ndata: {}\nstarting from: {}\nepochs {}, batch {}, lr {} (x0.1 from epoch {}), lambda {}, seed {}, validation fraction {}\n{} training positions, {} validation positions, {} repeats dropped\ntime: {:.0} s\n\n",
         out.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned()),
         std::env::args().skip(1).collect::<Vec<_>>().join(" "),
         cli.data.join(" "),
+        match (&cli.init, &init) {
+            (Some(path), Some(net)) => format!("{} ({net:?})", path.display()),
+            _ => format!("random weights (seed {})", cli.seed),
+        },
         cli.epochs,
         cli.batch,
         cli.lr,

@@ -51,6 +51,27 @@ impl Model {
         Model { params }
     }
 
+    /// The float model a quantised network stands for (each weight divided by its scale):
+    /// training from it goes on from that network instead of from random weights.
+    pub fn from_network(net: &Network) -> Model {
+        let mut params = vec![0f32; PARAMETERS];
+        for (f, row) in net.feature_weights.iter().enumerate() {
+            for (h, &w) in row.iter().enumerate() {
+                params[W1 + f * HIDDEN + h] = w as f32 / QA as f32;
+            }
+        }
+        for (h, &b) in net.feature_bias.iter().enumerate() {
+            params[B1 + h] = b as f32 / QA as f32;
+        }
+        for (i, &w) in net.output_weights.iter().enumerate() {
+            params[W2 + i] = w as f32 / QB as f32;
+        }
+        params[B2] = net.output_bias as f32 / (QA * QB) as f32;
+        let mut model = Model { params };
+        model.clip();
+        model
+    }
+
     /// The accumulator of one perspective.
     #[inline]
     fn accumulate(&self, features: &[u16], acc: &mut [f32; HIDDEN]) {
@@ -270,6 +291,17 @@ mod tests {
                 "parameter {i}: numeric {numeric}, analytic {analytic}"
             );
         }
+    }
+
+    /// A network read back as a float model quantises to the same network, so training
+    /// from it starts where that network is.
+    #[test]
+    fn a_network_read_as_a_model_quantises_back_to_itself() {
+        let net = Model::new(5).quantise();
+        let back = Model::from_network(&net).quantise();
+        assert!(back == net, "{net:?} came back as {back:?}");
+        let embedded = gogo_search::nnue::Network::embedded();
+        assert!(Model::from_network(&embedded).quantise() == *embedded);
     }
 
     /// Training lowers the loss, and the quantised engine network agrees with the float

@@ -66,8 +66,14 @@ pub struct Trainer {
 impl Trainer {
     /// A fresh model from `seed`, trained `batch` positions a step.
     pub fn new(seed: u64, batch: usize) -> Trainer {
+        Trainer::starting_from(Model::new(seed), seed, batch)
+    }
+
+    /// Training that goes on from `model` (a network read back with
+    /// [`Model::from_network`], say), shuffled from `seed`, `batch` positions a step.
+    pub fn starting_from(model: Model, seed: u64, batch: usize) -> Trainer {
         Trainer {
-            model: Model::new(seed),
+            model,
             adam: Adam::new(),
             rng: Rng::new(seed ^ 0x5eed),
             batch: batch.max(1),
