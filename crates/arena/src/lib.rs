@@ -131,8 +131,12 @@ pub struct MatchSummary {
     pub tally: Tally,
     /// Pair counts (complete pairs only).
     pub pentanomial: Pentanomial,
-    /// The SPRT verdict, when one was asked for: the decision, the LLR and the test.
+    /// The SPRT verdict, when one was asked for: the decision, the LLR it was made on (at
+    /// the stop, or over every game when the match ran to its end) and the test.
     pub sprt: Option<(SprtDecision, f64, Sprt)>,
+    /// How many games had finished when the SPRT stopped the match (games already under way
+    /// finish after it and count in the totals, so the LLR of every game can differ).
+    pub sprt_stopped_after: Option<usize>,
     /// Faults and pondering by engine, engine 0 first.
     pub totals: [EngineTotals; 2],
     /// The engines' names, engine 0 first.
@@ -346,7 +350,7 @@ pub fn run_match(
                         let (_, penta) = summarize(&finished);
                         let d = sprt.decide(&penta);
                         if d != SprtDecision::Continue && decision.is_none() {
-                            decision = Some(d);
+                            decision = Some((d, sprt.llr(&penta), finished.len()));
                             stop.store(true, Ordering::SeqCst);
                         }
                     }
@@ -363,12 +367,9 @@ pub fn run_match(
     }
     finished.sort_by_key(|g| g.index);
     let (tally, pentanomial) = summarize(&finished);
-    let sprt = config.sprt.map(|s| {
-        (
-            decision.unwrap_or_else(|| s.decide(&pentanomial)),
-            s.llr(&pentanomial),
-            s,
-        )
+    let sprt = config.sprt.map(|s| match decision {
+        Some((d, llr, _)) => (d, llr, s),
+        None => (s.decide(&pentanomial), s.llr(&pentanomial), s),
     });
     let totals = engine_totals(&finished);
     Ok(MatchSummary {
@@ -376,6 +377,7 @@ pub fn run_match(
         tally,
         pentanomial,
         sprt,
+        sprt_stopped_after: decision.map(|(_, _, games)| games),
         totals,
         names: config.engines.clone().map(|e| e.name),
     })

@@ -130,8 +130,73 @@ impl fmt::Display for MatchSummary {
             }
         }
         if let Some((decision, llr, sprt)) = self.sprt {
-            sprt_line(f, decision, llr, sprt)?;
+            match self.sprt_stopped_after {
+                Some(stop) if stop < self.games.len() => {
+                    sprt_line(f, decision, llr, sprt)?;
+                    writeln!(
+                        f,
+                        "(decided after {stop} games; {} finished, llr {:.2} over them all)",
+                        self.games.len(),
+                        sprt.llr(&self.pentanomial)
+                    )?;
+                }
+                _ => sprt_line(f, decision, llr, sprt)?,
+            }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::GameRecord;
+    use gogo_protocol::ending::Ending;
+    use gogo_rules::{Color, Position};
+
+    /// Six games, Sente winning each (three pairs of one point each).
+    fn games() -> Vec<MatchGame> {
+        (0..6)
+            .map(|index| MatchGame {
+                index,
+                sente_engine: index % 2,
+                opening: "startpos".into(),
+                record: GameRecord {
+                    start: Position::startpos(),
+                    opening_moves: 0,
+                    moves: Vec::new(),
+                    times_ms: Vec::new(),
+                    ending: Ending::Resignation(Color::Gote),
+                    ponder: Default::default(),
+                },
+            })
+            .collect()
+    }
+
+    /// The verdict is printed with the LLR it was made on; games that finished after the
+    /// stop are said apart, with the LLR over them all.
+    #[test]
+    fn an_sprt_stopped_early_says_when_and_what_came_after() {
+        let sprt: Sprt = "elo0=0 elo1=10".parse().unwrap();
+        let (tally, pentanomial) = summarize(&games());
+        let mut summary = MatchSummary {
+            games: games(),
+            tally,
+            pentanomial,
+            sprt: Some((SprtDecision::AcceptH0, -2.97, sprt)),
+            sprt_stopped_after: Some(4),
+            ..Default::default()
+        };
+        let text = summary.to_string();
+        assert!(
+            text.contains("SPRT: llr -2.97 (-2.94, 2.94): H0 accepted"),
+            "{text}"
+        );
+        assert!(
+            text.contains("(decided after 4 games; 6 finished, llr 0.00 over them all)"),
+            "{text}"
+        );
+        summary.sprt_stopped_after = Some(6);
+        assert!(!summary.to_string().contains("decided after"));
     }
 }
