@@ -134,7 +134,32 @@ pub fn reserve_table<T>(
     entries
         .try_reserve_exact(buckets * bucket_entries)
         .map_err(|_| error(false))?;
+    advise_huge_pages(&mut entries);
     Ok((entries, buckets))
+}
+
+/// Asks Linux to back the (not yet touched) memory of a table with 2 MiB pages, where it
+/// allows them on request: random probes into a table of many 4 KiB pages miss the TLB.
+/// Only advice; a kernel that declines changes nothing but speed.
+fn advise_huge_pages<T>(entries: &mut Vec<T>) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE_PAGE: usize = 2 << 20;
+        let start = entries.as_mut_ptr() as usize;
+        let end = start + entries.capacity() * std::mem::size_of::<T>();
+        let aligned = start.next_multiple_of(HUGE_PAGE);
+        if end >= aligned + HUGE_PAGE {
+            let len = (end - aligned) / HUGE_PAGE * HUGE_PAGE;
+            // SAFETY: [aligned, aligned + len) lies inside the vector's allocation, which
+            // lives on; MADV_HUGEPAGE changes how pages are backed, never their contents.
+            #[allow(unsafe_code)]
+            unsafe {
+                libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = entries;
 }
 
 /// The shared transposition table.
@@ -186,11 +211,23 @@ impl TranspositionTable {
         (((key as u128) * (self.bucket_count as u128)) >> 64) as usize * ENTRIES_PER_BUCKET * 2
     }
 
-    /// Hints the processor to fetch the bucket of `key`.
+    /// Hints the processor to fetch the bucket of `key`, without waiting for it. (A plain
+    /// load here waited for the line: a fifth of the search's time went to it.)
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        // A plain relaxed load is enough to start the cache line on its way without unsafe.
-        let _ = self.words[self.bucket(key)].load(Ordering::Relaxed);
+        let word = &self.words[self.bucket(key)];
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            // SAFETY: SSE is part of x86-64, and a prefetch reads nothing that the program
+            // sees; the address is that of a live element of `words`.
+            #[allow(unsafe_code)]
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>((word as *const AtomicU64).cast());
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = word;
     }
 
     /// The entry for `key`, if one is stored and intact.

@@ -1,7 +1,7 @@
 //! The accumulator: the first layer's output for both perspectives, kept up to date move by
 //! move (a move changes two to four features), and a stack of them that follows the search.
 
-use super::features::{active_features, move_delta};
+use super::features::{active_features, move_delta, FeatureDelta};
 use super::network::Network;
 use super::simd;
 use super::HIDDEN;
@@ -30,36 +30,65 @@ impl Accumulator {
     /// The accumulator after the legal move `mv` in `pos`, whose accumulator this is.
     pub fn after_move(&self, net: &Network, pos: &Position, mv: Move) -> Accumulator {
         let mut next = *self;
-        for perspective in Color::ALL {
-            let delta = move_delta(pos, mv, perspective);
+        next.update_from(self, net, &Color::ALL.map(|p| move_delta(pos, mv, p)));
+        next
+    }
+
+    /// Becomes `parent` changed by `deltas` (Sente's perspective first), in one pass.
+    #[inline]
+    fn update_from(&mut self, parent: &Accumulator, net: &Network, deltas: &[FeatureDelta; 2]) {
+        for (i, delta) in deltas.iter().enumerate() {
             // Unused slots of the delta hold feature 0, a valid row that is not used.
             let rows = |features: [u16; 2]| features.map(|f| &net.feature_weights[f as usize]);
             let added = rows(delta.added);
             let removed = rows(delta.removed);
-            simd::update(
-                &mut next.0[perspective.index()],
+            simd::update_from(
+                &mut self.0[i],
+                &parent.0[i],
                 &added[..delta.added_len],
                 &removed[..delta.removed_len],
             );
         }
-        next
     }
+}
+
+/// One ply of the line: its accumulator once computed, and how it differs from the ply
+/// below.
+#[derive(Clone, Debug)]
+struct Ply {
+    acc: Accumulator,
+    /// Whether `acc` holds this ply's accumulator yet.
+    computed: bool,
+    /// The move's feature changes by perspective (none for a null move).
+    deltas: [FeatureDelta; 2],
 }
 
 /// A search thread's NNUE state: the network and a stack of accumulators, one per ply of the
 /// current line (the root's at the bottom).
+///
+/// The accumulators are lazy: a move only records its feature changes, and an accumulator
+/// is computed when its position is evaluated, from the nearest one below that is. Most
+/// nodes end on a table hit, a repetition or a prune before they evaluate.
 #[derive(Clone, Debug)]
 pub struct NnueState {
     net: Arc<Network>,
-    stack: Vec<Accumulator>,
+    /// Plies of the line, `plies[..len]`; the slots above are kept to be reused.
+    plies: Vec<Ply>,
+    len: usize,
 }
 
 impl NnueState {
     /// State for `net`, with room for a whole line.
     pub fn new(net: Arc<Network>) -> NnueState {
+        let empty = Ply {
+            acc: Accumulator([[0; HIDDEN]; 2]),
+            computed: false,
+            deltas: Default::default(),
+        };
         NnueState {
             net,
-            stack: Vec::with_capacity(MAX_PLY + 4),
+            plies: vec![empty; MAX_PLY + 4],
+            len: 0,
         }
     }
 
@@ -70,41 +99,86 @@ impl NnueState {
 
     /// Starts a line at `root`.
     pub fn start(&mut self, root: &Position) {
-        self.stack.clear();
-        self.stack.push(Accumulator::refresh(&self.net, root));
+        self.len = 0;
+        self.push_computed(Accumulator::refresh(&self.net, root));
+    }
+
+    fn push_computed(&mut self, acc: Accumulator) {
+        self.push_slot();
+        let ply = &mut self.plies[self.len - 1];
+        ply.acc = acc;
+        ply.computed = true;
+    }
+
+    /// Makes room for one more ply (a line can outgrow the search's nominal maximum ply).
+    #[inline]
+    fn push_slot(&mut self) {
+        if self.len == self.plies.len() {
+            let top = self.plies[self.len - 1].clone();
+            self.plies.push(top);
+        }
+        self.len += 1;
     }
 
     /// `child` was reached from `parent` (the top of the stack) by `mv`, or by a null move.
     #[inline]
     pub fn push(&mut self, parent: &Position, mv: Option<Move>, child: &Position) {
-        let next = match (self.stack.last(), mv) {
-            (Some(top), Some(mv)) => top.after_move(&self.net, parent, mv),
-            (Some(top), None) => *top,
-            (None, _) => Accumulator::refresh(&self.net, child),
+        if self.len == 0 {
+            self.push_computed(Accumulator::refresh(&self.net, child));
+            return;
+        }
+        let deltas = match mv {
+            Some(mv) => Color::ALL.map(|p| move_delta(parent, mv, p)),
+            None => Default::default(),
         };
-        self.stack.push(next);
+        self.push_slot();
+        let ply = &mut self.plies[self.len - 1];
+        ply.computed = false;
+        ply.deltas = deltas;
     }
 
     /// Back to the parent.
     #[inline]
     pub fn pop(&mut self) {
-        self.stack.pop();
+        self.len = self.len.saturating_sub(1);
     }
 
     /// The evaluation of `pos`, the position at the top of the stack, for its side to move.
     #[inline]
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
-        if self.stack.is_empty() {
+        if self.len == 0 {
             self.start(pos);
         }
-        let acc = self.stack.last().expect("a position");
+        self.compute_top();
+        let acc = &self.plies[self.len - 1].acc;
         let us = pos.side_to_move().index();
         self.net.evaluate(&acc.0[us], &acc.0[1 - us])
     }
 
-    /// The accumulator at the top of the stack.
-    pub fn top(&self) -> Option<&Accumulator> {
-        self.stack.last()
+    /// The accumulator at the top of the stack, computed.
+    pub fn top(&mut self) -> Option<&Accumulator> {
+        if self.len == 0 {
+            return None;
+        }
+        self.compute_top();
+        Some(&self.plies[self.len - 1].acc)
+    }
+
+    /// Computes the accumulators from the nearest computed one up to the top.
+    fn compute_top(&mut self) {
+        let top = self.len - 1;
+        // The root (ply 0 of the line) is always computed.
+        let mut first = top;
+        while !self.plies[first].computed {
+            first -= 1;
+        }
+        for i in first + 1..=top {
+            let (below, above) = self.plies.split_at_mut(i);
+            let ply = &mut above[0];
+            ply.acc
+                .update_from(&below[i - 1].acc, &self.net, &ply.deltas);
+            ply.computed = true;
+        }
     }
 }
 
@@ -159,6 +233,53 @@ mod tests {
             }
         }
         assert!(checked > 3000, "{checked}");
+    }
+
+    /// Lines pushed several plies deep (moves and null moves) before anything is evaluated,
+    /// popped part way, evaluated at random points: every evaluation equals a refresh's.
+    #[test]
+    fn lazy_accumulators_evaluate_as_a_refresh_does() {
+        let net = Arc::new(random_network(9));
+        let mut rng = Rng::new(13);
+        let mut state = NnueState::new(net.clone());
+        let mut evaluated = 0;
+        let mut deepest = 0;
+        for _ in 0..40 {
+            let mut line = vec![Position::startpos()];
+            state.start(&line[0]);
+            for _ in 0..400 {
+                let pos = line.last().expect("the root").clone();
+                let moves = pos.legal_moves();
+                let pass = !pos.in_check() && rng.below(10) == 0;
+                if line.len() > 1 && (moves.is_empty() || rng.below(3) == 0) {
+                    line.pop();
+                    state.pop();
+                } else if pass {
+                    let mut passed = pos.clone();
+                    passed.play_null();
+                    state.push(&pos, None, &passed);
+                    line.push(passed);
+                } else if !moves.is_empty() {
+                    let mv = moves.as_slice()[rng.below(moves.len())];
+                    let child = pos.played(mv);
+                    state.push(&pos, Some(mv), &child);
+                    line.push(child);
+                }
+                deepest = deepest.max(line.len());
+                if rng.below(4) == 0 {
+                    let top = line.last().expect("a position");
+                    let fresh = Accumulator::refresh(&net, top);
+                    assert_eq!(state.top(), Some(&fresh), "{top}");
+                    let us = top.side_to_move().index();
+                    assert_eq!(
+                        state.evaluate(top),
+                        net.evaluate(&fresh.0[us], &fresh.0[1 - us])
+                    );
+                    evaluated += 1;
+                }
+            }
+        }
+        assert!(evaluated > 2000 && deepest > 8, "{evaluated} {deepest}");
     }
 
     #[test]
