@@ -187,6 +187,15 @@ pub const INSTABILITY_DECAY: f64 = 0.85;
 /// target.
 pub static NEW_ITERATION_PCT: Tunable = tunable!("NEW_ITERATION_PCT", 60, 30, 95, 5);
 
+/// Time: the soft target is also scaled by (`NODE_TM_BASE_PCT` - share) times
+/// `NODE_TM_SCALE_PCT`, in hundredths, where the share is the part of the root's nodes
+/// spent below the best move (0.675 when it took them all, 2.0 when it took none) ...
+pub static NODE_TM_BASE_PCT: Tunable = tunable!("NODE_TM_BASE_PCT", 150, 110, 200, 5);
+/// See [`NODE_TM_BASE_PCT`].
+pub static NODE_TM_SCALE_PCT: Tunable = tunable!("NODE_TM_SCALE_PCT", 135, 80, 200, 8);
+/// ... from this iteration on.
+pub const NODE_TM_MIN_DEPTH: i32 = 6;
+
 /// Time with an increment (Fischer): the soft target is the remaining time over
 /// `TM_INC_SOFT_DIVISOR` plus `TM_INC_SHARE_PCT` hundredths of the increment; the hard limit
 /// the remaining time over `TM_INC_HARD_DIVISOR` plus the increment.
@@ -201,7 +210,7 @@ pub static TM_BYOYOMI_MAIN_DIVISOR: Tunable = tunable!("TM_BYOYOMI_MAIN_DIVISOR"
 
 /// Every tunable search parameter, for the tuner and the USI options of a tuning build.
 /// (Statics, so that a tuning build's values are the ones the search reads.)
-pub static TUNABLES: [&Tunable; 23] = [
+pub static TUNABLES: [&Tunable; 25] = [
     &ASPIRATION_DELTA,
     &RFP_MAX_DEPTH,
     &RFP_MARGIN_PER_PLY,
@@ -220,6 +229,8 @@ pub static TUNABLES: [&Tunable; 23] = [
     &HISTORY_BONUS_MAX,
     &INSTABILITY_GROWTH_PCT,
     &NEW_ITERATION_PCT,
+    &NODE_TM_BASE_PCT,
+    &NODE_TM_SCALE_PCT,
     &TM_INC_SOFT_DIVISOR,
     &TM_INC_SHARE_PCT,
     &TM_INC_HARD_DIVISOR,

@@ -10,7 +10,7 @@ use crate::params::*;
 use crate::report::SearchInfo;
 use crate::see::see;
 use crate::thread_data::ThreadData;
-use crate::time::{SearchLimits, TimeBudget};
+use crate::time::{best_move_node_scale, SearchLimits, TimeBudget};
 use crate::tt::{Bound, TranspositionTable};
 use crate::value::*;
 use gogo_rules::{Move, Position, RuleSet};
@@ -25,6 +25,9 @@ pub(crate) struct RootMove {
     pub(crate) previous_score: i32,
     pub(crate) pv: Vec<Move>,
     pub(crate) seldepth: usize,
+    /// Nodes this thread spent below this move, over every iteration so far (the time
+    /// manager's measure of how settled the best move is).
+    pub(crate) nodes: u64,
 }
 
 impl RootMove {
@@ -35,6 +38,7 @@ impl RootMove {
             previous_score: -INFINITE,
             pv: vec![mv],
             seldepth: 0,
+            nodes: 0,
         }
     }
 }
@@ -633,6 +637,7 @@ impl<'a> Worker<'a> {
                     && !gives_check,
             );
             self.td.seldepth = 0;
+            let nodes_before = self.td.nodes;
             let child = self.make_move(&root, mv, 0);
             let score = self.search_child::<true>(
                 &child,
@@ -645,6 +650,7 @@ impl<'a> Worker<'a> {
                 false,
             );
             self.unmake_move();
+            self.root_moves[i].nodes += self.td.nodes - nodes_before;
             if self.control.stopped() {
                 return best;
             }
@@ -785,6 +791,16 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// The soft target's factor from where this thread's root nodes went
+    /// ([`best_move_node_scale`]); 1 in the first iterations, where the shares say little.
+    fn node_scale(&self, depth: i32) -> f64 {
+        let total: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
+        match self.root_moves.first() {
+            Some(best) if depth >= NODE_TM_MIN_DEPTH => best_move_node_scale(best.nodes, total),
+            _ => 1.0,
+        }
+    }
+
     /// Main thread, after an iteration: whether to stop now. Stops when the soft target,
     /// stretched while the best move changes, is used up; at once for a forced move; and
     /// when a forced mate is found within the depth.
@@ -810,7 +826,7 @@ impl<'a> Worker<'a> {
         }
         if !self.control.pondering() {
             if let Some(soft) = self.budget.soft {
-                let target = soft.mul_f64(*instability);
+                let target = soft.mul_f64(*instability * self.node_scale(depth));
                 let target = self.budget.hard.map_or(target, |h| target.min(h));
                 let share = f64::from(NEW_ITERATION_PCT.get()) / 100.0;
                 if self.control.elapsed() >= target.mul_f64(share) {

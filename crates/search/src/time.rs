@@ -2,7 +2,8 @@
 //! stops inside an iteration) for each move, from the USI clock parameters.
 
 use crate::params::{
-    TM_BYOYOMI_MAIN_DIVISOR, TM_INC_HARD_DIVISOR, TM_INC_SHARE_PCT, TM_INC_SOFT_DIVISOR,
+    NODE_TM_BASE_PCT, NODE_TM_SCALE_PCT, TM_BYOYOMI_MAIN_DIVISOR, TM_INC_HARD_DIVISOR,
+    TM_INC_SHARE_PCT, TM_INC_SOFT_DIVISOR,
 };
 use gogo_rules::Color;
 use std::time::Duration;
@@ -109,6 +110,18 @@ impl TimeBudget {
     }
 }
 
+/// How much to stretch (above 1) or shrink the soft target, from the share of the root's
+/// nodes (`best_nodes` of `total_nodes`) that went below the best move: a move that took
+/// most of the effort has been looked at closely and rarely changes; one that took little
+/// has rivals that needed a close look. 1 when nothing was counted.
+pub(crate) fn best_move_node_scale(best_nodes: u64, total_nodes: u64) -> f64 {
+    if total_nodes == 0 {
+        return 1.0;
+    }
+    let share = (best_nodes as f64 / total_nodes as f64).min(1.0);
+    (f64::from(NODE_TM_BASE_PCT.get()) / 100.0 - share) * f64::from(NODE_TM_SCALE_PCT.get()) / 100.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,6 +202,22 @@ mod tests {
         assert_eq!(
             TimeBudget::new(&SearchLimits::default(), Color::Sente, ms(0)),
             TimeBudget::UNLIMITED
+        );
+    }
+
+    #[test]
+    fn a_settled_best_move_shortens_the_soft_target_and_a_contested_one_stretches_it() {
+        let settled = best_move_node_scale(95, 100);
+        let even = best_move_node_scale(50, 100);
+        let contested = best_move_node_scale(10, 100);
+        assert!(settled < 1.0, "{settled}");
+        assert!(contested > 1.5, "{contested}");
+        assert!(settled < even && even < contested);
+        // Nothing counted yet: no change; a share above 1 (it cannot be) is taken as 1.
+        assert_eq!(best_move_node_scale(0, 0), 1.0);
+        assert_eq!(
+            best_move_node_scale(200, 100),
+            best_move_node_scale(100, 100)
         );
     }
 }
