@@ -5,7 +5,7 @@
 # shortens it, so the share printed is an upper bound), and its time is set against the time
 # the move took. Positions where the probe finds a mate are counted apart: there the probe
 # is the whole move. It also prints each engine's time a move (mean and median), by move
-# number in fives and over all; `--time-only` prints only that, without the probes.
+# number in fives and over all (with the 90th percentile); `--time-only` prints only that, without the probes.
 #
 #   scripts/probe-share.sh MATCH.jsonl... [--engine NAME (default gogo)] [--time-only]
 set -euo pipefail
@@ -56,8 +56,9 @@ for path in args:
             move_ms += times[t]
 for name, moves in sorted(clock.items()):
     all_ms = [ms for _, ms in moves]
-    print(f"{name}: {len(moves)} moves, {statistics.mean(all_ms):.0f} ms a move on average, "
-          f"median {statistics.median(all_ms):.0f} ms")
+    tenth = sorted(all_ms)[len(all_ms) * 9 // 10]
+    print(f"{name}: {len(moves)} moves, {statistics.mean(all_ms):.1f} ms a move on average, "
+          f"median {statistics.median(all_ms):.0f} ms, 90th percentile {tenth} ms")
     by_five = {}
     for number, ms in moves:
         by_five.setdefault(number // 5, []).append(ms)
