@@ -802,7 +802,8 @@ impl<'a> Worker<'a> {
     }
 
     /// Main thread, after an iteration: whether to stop now. Stops when the soft target,
-    /// stretched while the best move changes, is used up; at once for a forced move; and
+    /// stretched while the best move changes and scaled by the best move's share of the
+    /// nodes, is used up; at once for a forced move; and
     /// when a forced mate is found within the depth.
     fn time_to_stop(
         &self,
