@@ -5,7 +5,8 @@
 # shortens it, so the share printed is an upper bound), and its time is set against the time
 # the move took. Positions where the probe finds a mate are counted apart: there the probe
 # is the whole move. It also prints each engine's time a move (mean and median), by move
-# number in fives and over all (with the 90th percentile); `--time-only` prints only that, without the probes.
+# number in fives and over all (with the 90th percentile); `--time-only` prints only that,
+# without the probes.
 #
 #   scripts/probe-share.sh MATCH.jsonl... [--engine NAME (default gogo)] [--time-only]
 set -euo pipefail
