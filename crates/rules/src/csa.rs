@@ -2,7 +2,7 @@
 //! squares (file 5 first), hands as `P+00FU`, moves as `+5453FU` (origin, destination, the
 //! piece after the move; origin `00` for a drop). Writing and reading, every move checked.
 
-use crate::error::{MoveError, RecordError, MAX_RECORD_MOVES};
+use crate::error::{MoveError, RecordError, TooManyMoves, MAX_GAME_MOVES};
 use crate::hand::Hand;
 use crate::moves::{Move, MoveKind};
 use crate::piece::{Color, Piece, PieceKind};
@@ -227,8 +227,8 @@ pub fn read_csa(text: &str) -> Result<(Position, Vec<Move>), RecordError> {
             if b.len() < 7 || !line.is_ascii() {
                 return Err(bad(format!("'{line}' is not a move")));
             }
-            if moves.len() >= MAX_RECORD_MOVES {
-                return Err(RecordError::TooLong);
+            if moves.len() >= MAX_GAME_MOVES {
+                return Err(RecordError::TooManyMoves(TooManyMoves));
             }
             let to = square(b[3], b[4]).ok_or_else(|| bad(format!("'{line}': bad square")))?;
             let kind = kind_of(&line[5..7]).ok_or_else(|| bad(format!("'{line}': bad piece")))?;

@@ -149,6 +149,8 @@ pub enum SfenError {
         /// What is wrong with it.
         error: MoveError,
     },
+    /// The `moves` list is longer than any game may be.
+    TooManyMoves(TooManyMoves),
 }
 
 impl fmt::Display for SfenError {
@@ -157,6 +159,7 @@ impl fmt::Display for SfenError {
             SfenError::Parse(e) => e.fmt(f),
             SfenError::Position(e) => write!(f, "impossible position: {e}"),
             SfenError::Move { index, error } => write!(f, "move {index}: {error}"),
+            SfenError::TooManyMoves(e) => e.fmt(f),
         }
     }
 }
@@ -195,16 +198,32 @@ pub enum RecordError {
         /// What is wrong.
         error: MoveError,
     },
-    /// The record is longer than any game: more than [`MAX_RECORD_BYTES`] of text or
-    /// [`MAX_RECORD_MOVES`] moves.
+    /// The record's text is longer than [`MAX_RECORD_BYTES`].
     TooLong,
+    /// The record holds more than [`MAX_GAME_MOVES`] moves.
+    TooManyMoves(TooManyMoves),
 }
 
-/// The longest record text read, in bytes (a game of [`MAX_RECORD_MOVES`] moves in KIF,
+/// The longest record text read, in bytes (a game of [`MAX_GAME_MOVES`] moves in KIF,
 /// with comments, is well within it).
 pub const MAX_RECORD_BYTES: usize = 1 << 20;
-/// The most moves a record may hold.
-pub const MAX_RECORD_MOVES: usize = 10_000;
+/// The most moves (plies) a game may hold, by every road into one: USI text, SFEN and moves,
+/// KIF, CSA, and moves played one by one ([`crate::Game::play`]). Far beyond any real game
+/// (the fourth occurrence of a position ends one long before), and small enough that
+/// replaying one costs little.
+pub const MAX_GAME_MOVES: usize = 10_000;
+
+/// A game of more than [`MAX_GAME_MOVES`] moves: the one error for every road into a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooManyMoves;
+
+impl fmt::Display for TooManyMoves {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "too many moves: a game has at most {MAX_GAME_MOVES}")
+    }
+}
+
+impl std::error::Error for TooManyMoves {}
 
 impl RecordError {
     /// [`RecordError::TooLong`] for text longer than [`MAX_RECORD_BYTES`].
@@ -224,8 +243,9 @@ impl fmt::Display for RecordError {
             RecordError::Move { number, error } => write!(f, "record move {number}: {error}"),
             RecordError::TooLong => write!(
                 f,
-                "the record is too long (at most {MAX_RECORD_BYTES} bytes and {MAX_RECORD_MOVES} moves)"
+                "the record is too long (at most {MAX_RECORD_BYTES} bytes)"
             ),
+            RecordError::TooManyMoves(e) => write!(f, "record: {e}"),
         }
     }
 }

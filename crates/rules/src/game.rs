@@ -1,12 +1,13 @@
 //! Game rules in one place: a [`Game`] (start position, moves, positions) judged by a
 //! [`RuleSet`], reporting an [`Outcome`].
 
-use crate::error::{MoveError, SfenError};
+use crate::error::{MoveError, SfenError, TooManyMoves, MAX_GAME_MOVES};
 use crate::moves::Move;
 use crate::piece::Color;
 use crate::position::Position;
 use crate::repetition::RepetitionRule;
 use crate::sfen::{parse_usi_position, KAWU_START, STANDARD_START};
+use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -201,6 +202,8 @@ pub enum GameError {
     Over(Outcome),
     /// The move is not legal (or not a move).
     Move(MoveError),
+    /// The game already holds [`MAX_GAME_MOVES`] moves.
+    TooManyMoves(TooManyMoves),
 }
 
 impl fmt::Display for GameError {
@@ -208,6 +211,7 @@ impl fmt::Display for GameError {
         match self {
             GameError::Over(o) => write!(f, "the game is over ({o})"),
             GameError::Move(e) => e.fmt(f),
+            GameError::TooManyMoves(e) => e.fmt(f),
         }
     }
 }
@@ -230,6 +234,10 @@ pub struct Game {
     positions: Vec<Position>,
     moves: Vec<Move>,
     outcome: Option<Outcome>,
+    /// The indices in `positions` of each key's positions, so that judging a repetition
+    /// looks at the few earlier occurrences instead of the whole game (a game of
+    /// [`MAX_GAME_MOVES`] replays in linear time).
+    occurrences: HashMap<u64, Vec<usize>>,
 }
 
 impl Game {
@@ -242,6 +250,7 @@ impl Game {
     pub fn from_position(rules: RuleSet, start: Position) -> Game {
         let mut game = Game {
             rules,
+            occurrences: HashMap::from([(start.key(), vec![0])]),
             positions: vec![start],
             moves: Vec::new(),
             outcome: None,
@@ -261,6 +270,7 @@ impl Game {
                 error: match e {
                     GameError::Move(e) => e,
                     GameError::Over(_) => MoveError::Illegal(mv),
+                    GameError::TooManyMoves(e) => return SfenError::TooManyMoves(e),
                 },
             })?;
         }
@@ -307,7 +317,8 @@ impl Game {
         Ok(mv)
     }
 
-    /// Plays a move, then judges the new position.
+    /// Plays a move, then judges the new position. A game holds at most
+    /// [`MAX_GAME_MOVES`] moves.
     pub fn play(&mut self, mv: Move) -> Result<(), GameError> {
         if let Some(o) = self.outcome {
             return Err(GameError::Over(o));
@@ -315,7 +326,14 @@ impl Game {
         if !self.position().is_legal(mv) {
             return Err(GameError::Move(MoveError::Illegal(mv)));
         }
+        if self.moves.len() >= MAX_GAME_MOVES {
+            return Err(GameError::TooManyMoves(TooManyMoves));
+        }
         let next = self.position().played(mv);
+        self.occurrences
+            .entry(next.key())
+            .or_default()
+            .push(self.positions.len());
         self.positions.push(next);
         self.moves.push(mv);
         self.outcome = self.judge();
@@ -324,13 +342,20 @@ impl Game {
 
     /// How many times the current position has occurred, this time included.
     pub fn repetitions(&self) -> usize {
+        self.occurrences_of_current().count()
+    }
+
+    /// The indices of the current position's occurrences (the same board, hands and side to
+    /// move), latest (the current one) first.
+    fn occurrences_of_current(&self) -> impl Iterator<Item = usize> + '_ {
         let current = self.position();
-        self.positions
-            .iter()
+        self.occurrences
+            .get(&current.key())
+            .into_iter()
+            .flatten()
             .rev()
-            .step_by(2)
-            .filter(|p| same_position(p, current))
-            .count()
+            .copied()
+            .filter(move |&i| same_position(&self.positions[i], current))
     }
 
     fn judge(&self) -> Option<Outcome> {
@@ -364,18 +389,11 @@ impl Game {
     }
 
     fn judge_repetition(&self) -> Option<Outcome> {
-        let n = self.positions.len() - 1;
         let current = self.position();
-        let occurrences: Vec<usize> = (0..=n)
-            .rev()
-            .step_by(2)
-            .filter(|&i| same_position(&self.positions[i], current))
-            .collect();
-        if occurrences.len() < 4 {
-            return None;
-        }
-        // The cycle runs from the first occurrence to now.
-        let first = *occurrences.last().expect("four occurrences");
+        // The cycle runs from the first of the four occurrences to now.
+        let first = self
+            .occurrences_of_current()
+            .nth(RepetitionRule::DECIDING_OCCURRENCE - 1)?;
         let in_check: Vec<bool> = self.positions[first..]
             .iter()
             .map(|p| p.in_check())

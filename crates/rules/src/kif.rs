@@ -5,7 +5,7 @@
 //! Reading checks every move against the rules: a record is text first ([`RecordError::Syntax`]),
 //! then moves that must be legal in turn ([`RecordError::Move`]).
 
-use crate::error::{MoveError, RecordError, MAX_RECORD_MOVES};
+use crate::error::{MoveError, RecordError, TooManyMoves, MAX_GAME_MOVES};
 use crate::hand::Hand;
 use crate::moves::{Move, MoveKind};
 use crate::piece::{Color, Piece, PieceKind};
@@ -330,8 +330,9 @@ pub fn read_kif(text: &str) -> Result<(Position, Vec<Move>), RecordError> {
             diagram_rows += 1;
             has_diagram = true;
         } else if line.trim_start().starts_with(|c: char| c.is_ascii_digit()) {
-            if move_lines.len() > MAX_RECORD_MOVES {
-                return Err(RecordError::TooLong);
+            // The game's moves and the line of its ending.
+            if move_lines.len() > MAX_GAME_MOVES {
+                return Err(RecordError::TooManyMoves(TooManyMoves));
             }
             move_lines.push((line_no, line.trim().to_string()));
         }
@@ -382,6 +383,10 @@ pub fn read_kif(text: &str) -> Result<(Position, Vec<Move>), RecordError> {
         .any(|e| body.starts_with(e))
         {
             break;
+        }
+        // One move line more than a game may hold is allowed above, for the ending's line.
+        if moves.len() == MAX_GAME_MOVES {
+            return Err(RecordError::TooManyMoves(TooManyMoves));
         }
         let mv = read_move(&pos, &body, previous).map_err(|reason| RecordError::Syntax {
             line: line_no,

@@ -37,8 +37,8 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use error::{
-    MoveError, ParseSfenError, PositionError, RecordError, SfenError, SfenField, MAX_RECORD_BYTES,
-    MAX_RECORD_MOVES,
+    MoveError, ParseSfenError, PositionError, RecordError, SfenError, SfenField, TooManyMoves,
+    MAX_GAME_MOVES, MAX_RECORD_BYTES,
 };
 pub use game::{DrawReason, Game, GameError, Outcome, ParseRuleSetError, RuleSet, WinReason};
 pub use hand::Hand;

@@ -15,6 +15,9 @@ pub enum RepetitionRule {
 }
 
 impl RepetitionRule {
+    /// The occurrence of a position that ends the game, under both rule sets.
+    pub const DECIDING_OCCURRENCE: usize = 4;
+
     /// The outcome of a repetition cycle.
     ///
     /// `in_check` holds, for each position of the cycle from the earlier occurrence (first)

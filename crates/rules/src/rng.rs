@@ -60,6 +60,66 @@ impl Rng {
         moves
     }
 
+    /// A game of `plies` random legal moves under `rules` that the rules do not end on the
+    /// way: no move mates, stalemates or makes a fourth occurrence (a walk into a forced
+    /// ending backs up a few moves and tries another way). Shorter only at the rules' ply
+    /// limit. Long games for tests and benchmarks of the game limits.
+    pub fn unending_game(&mut self, rules: crate::RuleSet, plies: usize) -> crate::Game {
+        use crate::RepetitionRule;
+        let start = rules.start_position();
+        let mut positions = vec![start.clone()];
+        let mut moves: Vec<crate::Move> = Vec::with_capacity(plies);
+        let mut seen: std::collections::HashMap<u64, usize> =
+            std::collections::HashMap::from([(start.key(), 1)]);
+        let mut dead_ends = 0;
+        while moves.len() < plies && dead_ends < 10_000 {
+            let pos = positions.last().expect("the start at least");
+            let goes_on = |next: &crate::Position| {
+                next.has_legal_move()
+                    && seen.get(&next.key()).copied().unwrap_or(0)
+                        < RepetitionRule::DECIDING_OCCURRENCE - 1
+            };
+            let mut candidates: Vec<crate::Move> = pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .filter(|&m| goes_on(&pos.played(m)))
+                .collect();
+            if candidates.is_empty() {
+                dead_ends += 1;
+                for _ in 0..moves.len().min(4) {
+                    moves.pop();
+                    let left = positions.pop().expect("one per move");
+                    if let Some(n) = seen.get_mut(&left.key()) {
+                        *n -= 1;
+                    }
+                }
+                continue;
+            }
+            // Captures and promotions half the time, as in `pick_move`.
+            let noisy: Vec<crate::Move> = candidates
+                .iter()
+                .copied()
+                .filter(|&m| pos.is_capture(m) || m.is_promotion())
+                .collect();
+            if !noisy.is_empty() && self.below(2) == 0 {
+                candidates = noisy;
+            }
+            let mv = candidates[self.below(candidates.len())];
+            let next = pos.played(mv);
+            *seen.entry(next.key()).or_default() += 1;
+            positions.push(next);
+            moves.push(mv);
+        }
+        let mut game = crate::Game::from_position(rules, start);
+        for mv in moves {
+            if game.play(mv).is_err() {
+                break;
+            }
+        }
+        game
+    }
+
     /// A number in `[0, 1)`.
     pub fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64

@@ -4,7 +4,9 @@
 //! the rules ([`PositionError`]); a move is first read as text ([`crate::ParseMoveError`]),
 //! then checked for legality ([`MoveError::Illegal`]).
 
-use crate::error::{MoveError, ParseSfenError, PositionError, SfenError, SfenField};
+use crate::error::{
+    MoveError, ParseSfenError, PositionError, SfenError, SfenField, TooManyMoves, MAX_GAME_MOVES,
+};
 use crate::hand::Hand;
 use crate::moves::Move;
 use crate::piece::{Color, Piece, PieceKind};
@@ -277,7 +279,8 @@ impl fmt::Display for Position {
 
 /// Reads what follows `position` in USI: `startpos` or `sfen <sfen>` (or a bare SFEN),
 /// optionally followed by `moves m1 m2 ...`. Returns the start position and the moves, each
-/// checked for legality in turn.
+/// checked for legality in turn; more than [`MAX_GAME_MOVES`] moves are refused before any is
+/// read.
 pub fn parse_usi_position(text: &str) -> Result<(Position, Vec<Move>), SfenError> {
     let text = text.trim();
     let (setup, moves_text) = match text.find(" moves") {
@@ -294,9 +297,13 @@ pub fn parse_usi_position(text: &str) -> Result<(Position, Vec<Move>), SfenError
         }
         _ => Position::from_sfen(setup)?,
     };
+    let words = moves_text.unwrap_or("").split_whitespace();
+    if words.clone().nth(MAX_GAME_MOVES).is_some() {
+        return Err(SfenError::TooManyMoves(TooManyMoves));
+    }
     let mut moves = Vec::new();
     let mut pos = start.clone();
-    for (i, word) in moves_text.unwrap_or("").split_whitespace().enumerate() {
+    for (i, word) in words.enumerate() {
         let mv = pos.parse_move(word).map_err(|error| SfenError::Move {
             index: i + 1,
             error,

@@ -343,5 +343,8 @@ fn records_have_a_length_limit() {
     // Within the byte limit, too many moves: 5d5c 1b1c shuffles would repeat, so the move
     // lines fail on legality first unless the count is checked before.
     let many: String = (1..=20_000).map(|n| format!("{n} ４四銀\n")).collect();
-    assert_eq!(read_kif(&many), Err(RecordError::TooLong));
+    assert_eq!(
+        read_kif(&many),
+        Err(RecordError::TooManyMoves(gogo_rules::TooManyMoves))
+    );
 }
