@@ -7,7 +7,7 @@ use gogo_protocol::{
     InfoScore,
 };
 pub use gogo_protocol::{Ending, TimeControl};
-use gogo_rules::{Color, Game, Move, Position, RuleSet};
+use gogo_rules::{Color, DrawReason, Game, GameError, Move, Outcome, Position, RuleSet};
 use std::time::{Duration, Instant};
 
 /// Score adjudication: both engines report beyond `score` (centipawns, or any mate) in
@@ -335,8 +335,15 @@ fn play_moves(
             BestMove::Win => return Ending::IllegalMove(side, "win".into()),
             BestMove::Move(mv) => mv,
         };
-        if game.play(mv).is_err() {
-            return Ending::IllegalMove(side, mv.to_string());
+        match game.play(mv) {
+            Ok(()) => {}
+            // No game is longer than the rules crate's cap: a draw, as at a ply limit.
+            Err(GameError::TooManyMoves(_)) => {
+                return Ending::Rules(Outcome::Draw {
+                    reason: DrawReason::PlyLimit,
+                })
+            }
+            Err(_) => return Ending::IllegalMove(side, mv.to_string()),
         }
         pondering[i] = start_pondering(engines[i], game, answer.ponder, &clock);
         // Adjudication, when both engines have agreed long enough.

@@ -7,7 +7,7 @@
 //!   cargo build --release -p gogo-usi && cargo run --release -p gogo-gui --example review_timing -- [RUNS=3] [MILLIS=200]
 
 use futures_util::{SinkExt, StreamExt};
-use gogo_gui::{app, Config};
+use gogo_gui::Config;
 use gogo_protocol::EngineSpec;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
@@ -95,7 +95,7 @@ async fn main() {
     let address = listener.local_addr().unwrap();
     let config = Config::new(EngineSpec::new(gogo.display().to_string()), address);
     let token = config.access.token.clone();
-    tokio::spawn(async move { axum::serve(listener, app(config)).await.unwrap() });
+    tokio::spawn(async move { gogo_gui::serve(listener, config).await.unwrap() });
     let (mut socket, _) =
         tokio_tungstenite::connect_async(format!("ws://{address}/ws?token={token}"))
             .await

@@ -45,6 +45,15 @@ const ENGINE_EVENTS: usize = 256;
 /// How much one page may take of the machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
+    /// Connections open at once (pages, their requests and their WebSockets' handshakes);
+    /// one more is closed at once.
+    pub max_connections: usize,
+    /// A connection must have sent the whole head of its HTTP request within this, or it
+    /// is closed (a client that dribbles its headers holds no place for long).
+    pub header_timeout: Duration,
+    /// Each write to a page must be taken within this (or the idle timeout, if shorter):
+    /// a page that stops reading its socket loses its session instead of holding it.
+    pub write_timeout: Duration,
     /// Games (each with its engine process) open at once; one more page is told the server
     /// is full.
     pub max_sessions: usize,
@@ -58,6 +67,9 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
+            max_connections: 64,
+            header_timeout: Duration::from_secs(10),
+            write_timeout: Duration::from_secs(5),
             max_sessions: 4,
             idle_timeout: Duration::from_secs(120),
             max_message_bytes: 512 * 1024,
@@ -159,7 +171,9 @@ async fn websocket(upgrade: WebSocketUpgrade, State(server): State<Arc<Server>>)
         })
 }
 
-async fn send(socket: &mut WebSocket, updates: Vec<Update>) -> bool {
+/// Sends `updates` in order, each within `deadline`; false when the page is gone or does
+/// not take them in time.
+async fn send(socket: &mut WebSocket, updates: Vec<Update>, deadline: Duration) -> bool {
     for update in updates {
         let text = match serde_json::to_string(&update) {
             Ok(t) => t,
@@ -168,11 +182,23 @@ async fn send(socket: &mut WebSocket, updates: Vec<Update>) -> bool {
                 continue;
             }
         };
-        if socket.send(Message::Text(text.into())).await.is_err() {
+        if !send_within(socket, Message::Text(text.into()), deadline).await {
             return false;
         }
     }
     true
+}
+
+/// One write to a page, within `deadline`: false when it failed or the page did not take it.
+async fn send_within(socket: &mut WebSocket, message: Message, deadline: Duration) -> bool {
+    match tokio::time::timeout(deadline, socket.send(message)).await {
+        Ok(Ok(())) => true,
+        Ok(Err(_)) => false,
+        Err(_) => {
+            log::info!("a page took no update for {deadline:?}: its session ends");
+            false
+        }
+    }
 }
 
 /// Tells a page that every session is taken, and closes.
@@ -181,8 +207,9 @@ async fn refuse_full(mut socket: WebSocket, max: usize) {
         "the server is full: {max} games are open (gogo-gui --max-sessions); close another \
          tab of this board and reload"
     );
-    let _ = send(&mut socket, vec![Update::Error { message }]).await;
-    let _ = socket.send(Message::Close(None)).await;
+    let deadline = Limits::default().write_timeout;
+    let _ = send(&mut socket, vec![Update::error(message)], deadline).await;
+    let _ = send_within(&mut socket, Message::Close(None), deadline).await;
 }
 
 /// One page's game, until the page goes away or falls silent; the engine process ends with
@@ -191,10 +218,17 @@ async fn refuse_full(mut socket: WebSocket, max: usize) {
 async fn play(mut socket: WebSocket, config: &Config, _slot: SessionSlot) {
     let (events_tx, mut events) = tokio::sync::mpsc::channel(ENGINE_EVENTS);
     let mut session = Session::new(EngineHandle::spawn(config.engine.clone(), events_tx));
-    if !send(&mut socket, vec![Update::State(Box::new(session.view()))]).await {
+    let idle = config.limits.idle_timeout;
+    let deadline = config.limits.write_timeout.min(idle);
+    if !send(
+        &mut socket,
+        vec![Update::State(Box::new(session.view()))],
+        deadline,
+    )
+    .await
+    {
         return;
     }
-    let idle = config.limits.idle_timeout;
     let mut clock = tokio::time::interval(Duration::from_millis(100));
     let mut pings = tokio::time::interval((idle / 4).max(Duration::from_millis(10)));
     let mut last_heard = Instant::now();
@@ -203,10 +237,15 @@ async fn play(mut socket: WebSocket, config: &Config, _slot: SessionSlot) {
             message = socket.recv() => {
                 last_heard = Instant::now();
                 match message {
-                    Some(Ok(Message::Text(text))) => match serde_json::from_str::<Request>(&text) {
-                        Ok(request) => session.handle(request),
-                        Err(e) => vec![Update::Error { message: format!("bad request: {e}") }],
-                    },
+                    Some(Ok(Message::Text(text))) => {
+                        match handle_off_the_runtime(session, text.to_string()).await {
+                            Some((back, updates)) => {
+                                session = back;
+                                updates
+                            }
+                            None => break,
+                        }
+                    }
                     Some(Ok(Message::Close(_))) | None => break,
                     Some(Err(e)) => {
                         log::info!("a page's connection failed: {e}");
@@ -222,14 +261,79 @@ async fn play(mut socket: WebSocket, config: &Config, _slot: SessionSlot) {
                     log::info!("a page was silent for {idle:?}: its session ends");
                     break;
                 }
-                if socket.send(Message::Ping(Vec::new().into())).await.is_err() {
+                if !send_within(&mut socket, Message::Ping(Vec::new().into()), deadline).await {
                     break;
                 }
                 Vec::new()
             }
         };
-        if !send(&mut socket, updates).await {
+        if !send(&mut socket, updates, deadline).await {
             break;
         }
+    }
+}
+
+/// Reads and carries out one request of a page on the runtime's blocking threads: loading
+/// or replaying the longest game, or starting a review, must not hold up the worker threads
+/// that serve every other page. `None` if the work panicked (the session is then lost).
+async fn handle_off_the_runtime(
+    mut session: Session,
+    text: String,
+) -> Option<(Session, Vec<Update>)> {
+    let work = tokio::task::spawn_blocking(move || {
+        let updates = match serde_json::from_str::<Request>(&text) {
+            Ok(request) => session.handle(request),
+            Err(e) => vec![Update::error(format!("bad request: {e}"))],
+        };
+        (session, updates)
+    });
+    match work.await {
+        Ok(done) => Some(done),
+        Err(e) => {
+            log::error!("a page's request failed: {e}");
+            None
+        }
+    }
+}
+
+/// Serves [`app`] on `listener` until it fails: HTTP/1.1 with WebSocket upgrades, each
+/// request's head within [`Limits::header_timeout`], at most [`Limits::max_connections`]
+/// connections at once (one more is closed at once).
+pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io::Result<()> {
+    use tower_service::Service;
+    let limits = config.limits;
+    let router = app(config);
+    let places = Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
+    loop {
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                // Out of file descriptors and the like: wait for some to be given back.
+                log::warn!("cannot accept a connection: {e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let Ok(place) = Arc::clone(&places).try_acquire_owned() else {
+            log::warn!(
+                "{} connections are open: one more is closed",
+                limits.max_connections
+            );
+            drop(stream);
+            continue;
+        };
+        let router = router.clone();
+        tokio::spawn(async move {
+            let _place = place;
+            let service = hyper::service::service_fn(move |request| router.clone().call(request));
+            let connection = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(limits.header_timeout)
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                .with_upgrades();
+            if let Err(e) = connection.await {
+                log::debug!("a connection ended: {e}");
+            }
+        });
     }
 }

@@ -4,7 +4,7 @@
 //!   gogo-gui --engine /path/to/engine --port 8080
 
 use clap::Parser;
-use gogo_gui::{app, Config, Limits};
+use gogo_gui::{serve, Config, Limits};
 use gogo_protocol::EngineSpec;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -99,7 +99,7 @@ fn main() -> ExitCode {
             config.access.url(bound),
             engine.display()
         );
-        match axum::serve(listener, app(config)).await {
+        match serve(listener, config).await {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("gogo-gui: {e}");

@@ -260,3 +260,48 @@ pub enum Update {
         message: String,
     },
 }
+
+impl Update {
+    /// An error update, in words no longer than [`MAX_ERROR_CHARS`] (see [`brief`]).
+    pub fn error(message: impl AsRef<str>) -> Update {
+        Update::Error {
+            message: brief(message.as_ref()),
+        }
+    }
+}
+
+/// The longest error message sent to a page, in characters.
+pub const MAX_ERROR_CHARS: usize = 200;
+
+/// `text` if it is short; else its start and its end around an ellipsis, at most
+/// [`MAX_ERROR_CHARS`] characters in all: an error that quotes its input (a 500 KB record
+/// line, say) sends back a short prefix of it, and keeps the end that says what was wrong.
+pub fn brief(text: &str) -> String {
+    let count = text.chars().count();
+    if count <= MAX_ERROR_CHARS {
+        return text.to_string();
+    }
+    const GAP: &str = " … ";
+    let tail = MAX_ERROR_CHARS / 3;
+    let head = MAX_ERROR_CHARS - tail - GAP.chars().count();
+    let start: String = text.chars().take(head).collect();
+    let end: String = text.chars().skip(count - tail).collect();
+    format!("{start}{GAP}{end}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_are_brief() {
+        assert_eq!(brief("illegal move"), "illegal move");
+        let long = format!("record line 3: '{}' is not a move", "x".repeat(500_000));
+        let short = brief(&long);
+        assert_eq!(short.chars().count(), MAX_ERROR_CHARS);
+        assert!(short.starts_with("record line 3: 'xxx"), "{short}");
+        assert!(short.ends_with("' is not a move"), "{short}");
+        let wide = "歩".repeat(1000);
+        assert_eq!(brief(&wide).chars().count(), MAX_ERROR_CHARS);
+    }
+}

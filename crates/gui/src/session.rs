@@ -11,7 +11,10 @@ use gogo_protocol::{
     TimeControl,
 };
 use gogo_rules::kif::{japanese, japanese_line, read_kif, write_kif, KifInfo};
-use gogo_rules::{csa, Color, Game, Move, PieceKind, Position, RuleSet, Square};
+use gogo_rules::{
+    csa, Color, Game, GameError, Move, PieceKind, Position, RuleSet, Square, TooManyMoves,
+    MAX_GAME_MOVES,
+};
 use std::time::Duration;
 
 /// The scale of win chances shown from centipawns, `1 / (1 + e^(-cp / scale))`: the built-in
@@ -219,10 +222,8 @@ impl Session {
         }
     }
 
-    fn error(message: impl Into<String>) -> Update {
-        Update::Error {
-            message: message.into(),
-        }
+    fn error(message: impl AsRef<str>) -> Update {
+        Update::error(message)
     }
 
     /// Handles a request from the page.
@@ -267,6 +268,9 @@ impl Session {
                     0 => rules,
                     n => rules.with_max_plies(Some(n)),
                 };
+                if moves.len() > MAX_GAME_MOVES {
+                    return vec![Session::error(TooManyMoves.to_string())];
+                }
                 let mut game = Game::from_position(rules, start);
                 // A kept game is played again as far as its moves are legal.
                 let mut replay_error = None;
@@ -413,9 +417,14 @@ impl Session {
             self.end(Ending::Time(side));
             return vec![Update::State(Box::new(self.view()))];
         }
-        if self.game.play(mv).is_err() {
-            self.end(Ending::IllegalMove(side, mv.to_string()));
-            return vec![Update::State(Box::new(self.view()))];
+        match self.game.play(mv) {
+            Ok(()) => {}
+            // The game holds as many moves as any may: the move is refused, the game kept.
+            Err(e @ GameError::TooManyMoves(_)) => return vec![Session::error(e.to_string())],
+            Err(_) => {
+                self.end(Ending::IllegalMove(side, mv.to_string()));
+                return vec![Update::State(Box::new(self.view()))];
+            }
         }
         self.scores.push(None);
         if let Some(outcome) = self.game.outcome() {
@@ -879,7 +888,7 @@ impl Session {
 }
 
 /// The longest move limit a game may set, in plies.
-pub const MAX_PLIES_SETTING: u32 = 100_000;
+pub const MAX_PLIES_SETTING: u32 = MAX_GAME_MOVES as u32;
 
 fn validate_clock(clock: ClockSetting) -> Result<(), String> {
     let day = 24 * 3600 * 1000;

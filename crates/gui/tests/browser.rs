@@ -10,7 +10,7 @@
 mod common;
 
 use common::gogo;
-use gogo_gui::{app, Config};
+use gogo_gui::Config;
 use gogo_protocol::{EngineSpec, LineProcess};
 use gogo_rules::kif::read_kif;
 use gogo_rules::{Color, Game, Position, Rng, RuleSet};
@@ -40,7 +40,7 @@ fn start_server(engine: EngineSpec) -> String {
         let runtime = tokio::runtime::Runtime::new().unwrap();
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-            axum::serve(listener, app(config)).await.unwrap();
+            gogo_gui::serve(listener, config).await.unwrap();
         });
     });
     url

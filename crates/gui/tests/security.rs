@@ -6,7 +6,7 @@ use futures_util::{SinkExt, StreamExt};
 mod common;
 
 use common::{processes_with, sh_engine};
-use gogo_gui::{app, Config, Limits};
+use gogo_gui::{Config, Limits};
 use gogo_protocol::EngineSpec;
 use serde_json::{json, Value};
 use std::io::{Read, Write};
@@ -38,7 +38,7 @@ async fn serve(engine: EngineSpec, limits: Limits) -> (SocketAddr, String) {
     };
     let token = config.access.token.clone();
     tokio::spawn(async move {
-        axum::serve(listener, app(config)).await.unwrap();
+        gogo_gui::serve(listener, config).await.unwrap();
     });
     (address, token)
 }

@@ -5,7 +5,7 @@ use futures_util::{SinkExt, StreamExt};
 mod common;
 
 use common::{gogo, processes_with, script_engine, sh_engine};
-use gogo_gui::{app, Config};
+use gogo_gui::Config;
 use gogo_protocol::EngineSpec;
 use gogo_rules::kif::read_kif;
 use gogo_rules::Position;
@@ -31,7 +31,7 @@ async fn connect(engine: EngineSpec) -> Socket {
     let config = Config::new(engine, address);
     let token = config.access.token.clone();
     tokio::spawn(async move {
-        axum::serve(listener, app(config)).await.unwrap();
+        gogo_gui::serve(listener, config).await.unwrap();
     });
     let (socket, _) = tokio_tungstenite::connect_async(format!("ws://{address}/ws?token={token}"))
         .await

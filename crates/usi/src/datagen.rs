@@ -9,7 +9,7 @@
 //! search's score and, once the game is over, its result. A game ends by the rules, by a
 //! forced mate found by the search (the result it announces), or at the ply limit (a draw).
 
-use gogo_rules::{Game, Outcome, Position, Rng, RuleSet};
+use gogo_rules::{Game, Outcome, Position, Rng, RuleSet, MAX_GAME_MOVES};
 use gogo_search::nnue::data::{self, GameResult, Record};
 use gogo_search::value::MATE_IN_MAX_PLY;
 use gogo_search::{
@@ -223,7 +223,7 @@ fn play_game(index: usize, config: &DatagenConfig, player: &mut Player) -> Finis
     let mut announced: Option<Outcome> = None;
     // Plies in a row whose score says the same side is winning by adjudicate_cp or more.
     let mut decided: (usize, Option<gogo_rules::Color>) = (0, None);
-    while game.outcome().is_none() && game.moves().len() < config.max_plies {
+    while game.outcome().is_none() && game.moves().len() < config.max_plies.min(MAX_GAME_MOVES) {
         let pos = game.position().clone();
         let answer = first_answer
             .take()

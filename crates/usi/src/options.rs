@@ -5,7 +5,7 @@
 //! a test, [`readme_table`]) all come from this table.
 
 use gogo_protocol::{EngineMessage, OptionKind};
-use gogo_rules::RuleSet;
+use gogo_rules::{RuleSet, MAX_GAME_MOVES};
 use gogo_search::nnue::Network;
 use gogo_search::skill;
 use std::sync::Arc;
@@ -183,7 +183,7 @@ pub const OPTIONS: &[UsiOption] = &[
     UsiOption {
         name: "MaxPlies",
         aliases: &[],
-        kind: OptionType::Spin { default: 0, min: 0, max: 100_000 },
+        kind: OptionType::Spin { default: 0, min: 0, max: MAX_GAME_MOVES as i64 },
         meaning: "draw after this many plies (0: the rule set's own limit)",
         listed: true,
         set: |o, v| {
