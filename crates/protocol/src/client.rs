@@ -232,6 +232,11 @@ pub struct UnreadableLine {
     pub reason: String,
 }
 
+/// The most options an engine may offer before `usiok` (engines offer tens).
+pub const MAX_OFFERED_OPTIONS: usize = 512;
+/// The most bytes of option names and values an engine may offer before `usiok`.
+pub const MAX_OFFERED_BYTES: usize = 256 * 1024;
+
 /// Lines kept for [`EngineClient::diagnosis`].
 const RECENT_LINES: usize = 6;
 
@@ -260,10 +265,23 @@ impl EngineClient {
         };
         client.send(&GuiCommand::Usi)?;
         let deadline = crate::clock::deadline(Instant::now(), timeout);
+        let mut offered_bytes = 0;
         loop {
             match client.next_message(deadline)? {
                 Ok(EngineMessage::UsiOk) => break,
-                Ok(EngineMessage::Option { name, kind }) => client.offered.push((name, kind)),
+                Ok(EngineMessage::Option { name, kind }) => {
+                    offered_bytes += name.len() + kind.text_len();
+                    if client.offered.len() == MAX_OFFERED_OPTIONS
+                        || offered_bytes > MAX_OFFERED_BYTES
+                    {
+                        return Err(ClientError::Start(format!(
+                            "'{}' offers more options than a client keeps (at most \
+                             {MAX_OFFERED_OPTIONS}, of {MAX_OFFERED_BYTES} bytes in all)",
+                            spec.program
+                        )));
+                    }
+                    client.offered.push((name, kind));
+                }
                 Ok(EngineMessage::IdName(name)) => client.id_name = Some(name),
                 _ => {}
             }

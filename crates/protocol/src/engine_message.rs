@@ -35,6 +35,20 @@ pub enum OptionKind {
     Button,
 }
 
+impl OptionKind {
+    /// The bytes of text it holds (values, defaults), to bound what an engine can make a
+    /// client keep.
+    pub fn text_len(&self) -> usize {
+        match self {
+            OptionKind::Check(_) | OptionKind::Spin { .. } | OptionKind::Button => 0,
+            OptionKind::Combo { default, vars } => {
+                default.len() + vars.iter().map(String::len).sum::<usize>()
+            }
+            OptionKind::String(text) | OptionKind::Filename(text) => text.len(),
+        }
+    }
+}
+
 /// The first word after `bestmove`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BestMove {

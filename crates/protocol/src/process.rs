@@ -2,8 +2,9 @@
 //! thread, and each line of its stdout arrives through a reader thread, so that every wait
 //! and every write has a deadline (a hung program never hangs the caller). What a program
 //! can make the caller hold is bounded: a line of at most [`MAX_LINE_BYTES`], at most
-//! [`MAX_QUEUED_LINES`] lines read ahead (then the program waits to write), at most
-//! [`MAX_QUEUED_WRITES`] lines waiting to be written (then a write fails at its deadline).
+//! [`MAX_QUEUED_LINES`] lines and [`MAX_QUEUED_BYTES`] bytes read ahead (then the program
+//! waits to write), at most [`MAX_QUEUED_WRITES`] lines waiting to be written (then a write
+//! fails at its deadline).
 
 use crate::lines::{BoundedLines, Line};
 use std::ffi::OsStr;
@@ -11,13 +12,17 @@ use std::io::{Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender, TrySendError};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// The longest line read from a program; the rest of a longer one is dropped.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 /// Lines read from a program and not yet taken by the caller.
 pub const MAX_QUEUED_LINES: usize = 1024;
+/// Bytes of the lines read from a program and not yet taken by the caller (a longer line
+/// still goes through when none is waiting): a program that floods its output makes the
+/// caller hold a few MiB, not [`MAX_QUEUED_LINES`] lines of [`MAX_LINE_BYTES`].
+pub const MAX_QUEUED_BYTES: usize = 4 << 20;
 /// Lines handed to the writer and not yet written to the program.
 pub const MAX_QUEUED_WRITES: usize = 256;
 /// How long a write may wait for a program that does not read its input.
@@ -44,6 +49,49 @@ pub struct LineProcess {
     writes: Option<SyncSender<Vec<u8>>>,
     write_failed: Arc<AtomicBool>,
     lines: Receiver<ReadItem>,
+    read_ahead: Arc<ReadAhead>,
+}
+
+/// The bytes read ahead and not yet taken, shared by the reader thread (which waits while
+/// they are over [`MAX_QUEUED_BYTES`]) and the caller (who gives them back as it takes
+/// lines); closed when the process is dropped, so that a waiting reader ends.
+#[derive(Default)]
+struct ReadAhead {
+    /// Bytes queued, and whether the caller is gone.
+    state: Mutex<(usize, bool)>,
+    freed: Condvar,
+}
+
+impl ReadAhead {
+    /// Waits for room for `bytes` more (always room when nothing is queued); false when the
+    /// caller is gone.
+    fn reserve(&self, bytes: usize) -> bool {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        while !state.1 && state.0 > 0 && state.0 + bytes > MAX_QUEUED_BYTES {
+            state = self
+                .freed
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        if state.1 {
+            return false;
+        }
+        state.0 += bytes;
+        true
+    }
+
+    /// The caller took a line of `bytes`.
+    fn release(&self, bytes: usize) {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        state.0 = state.0.saturating_sub(bytes);
+        self.freed.notify_all();
+    }
+
+    /// The caller is gone: a waiting reader ends.
+    fn close(&self) {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner).1 = true;
+        self.freed.notify_all();
+    }
 }
 
 impl LineProcess {
@@ -71,9 +119,11 @@ impl LineProcess {
             return Err(std::io::Error::other("the child's pipes are missing"));
         };
         let (tx, lines) = sync_channel(MAX_QUEUED_LINES);
+        let read_ahead = Arc::new(ReadAhead::default());
+        let budget = Arc::clone(&read_ahead);
         let reader = std::thread::Builder::new()
             .name("child-stdout".into())
-            .spawn(move || read_lines(stdout, tx));
+            .spawn(move || read_lines(stdout, tx, &budget));
         let (writes, queue) = sync_channel(MAX_QUEUED_WRITES);
         let write_failed = Arc::new(AtomicBool::new(false));
         let failed = Arc::clone(&write_failed);
@@ -90,6 +140,7 @@ impl LineProcess {
             writes: Some(writes),
             write_failed,
             lines,
+            read_ahead,
         })
     }
 
@@ -138,7 +189,12 @@ impl LineProcess {
             return Err(RecvError::Timeout);
         }
         match self.lines.recv_timeout(deadline - now) {
-            Ok(item) => item,
+            Ok(item) => {
+                if let Ok(line) = &item {
+                    self.read_ahead.release(line.len());
+                }
+                item
+            }
             Err(RecvTimeoutError::Timeout) => Err(RecvError::Timeout),
             Err(RecvTimeoutError::Disconnected) => Err(RecvError::Closed),
         }
@@ -170,8 +226,10 @@ impl LineProcess {
 
     /// Ends the process now and reaps it.
     pub fn kill(&mut self) {
-        // Closing the writer's queue ends the writer thread.
+        // Closing the writer's queue ends the writer thread; closing the read-ahead, a reader
+        // waiting for room.
         self.writes = None;
+        self.read_ahead.close();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -208,13 +266,14 @@ pub fn threads_report(pid: u32) -> String {
 
 /// The reader thread: hands over each line (see [`BoundedLines`]) until the end of the
 /// output, or until nobody listens.
-fn read_lines(stdout: impl Read, tx: SyncSender<ReadItem>) {
+fn read_lines(stdout: impl Read, tx: SyncSender<ReadItem>, read_ahead: &ReadAhead) {
     for line in BoundedLines::new(stdout, MAX_LINE_BYTES) {
         let item = match line {
             Line::Text(text) => Ok(text),
             Line::TooLong => Err(RecvError::LineTooLong),
         };
-        if tx.send(item).is_err() {
+        let bytes = item.as_ref().map_or(0, String::len);
+        if !read_ahead.reserve(bytes) || tx.send(item).is_err() {
             return;
         }
     }
