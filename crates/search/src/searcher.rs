@@ -90,9 +90,25 @@ impl Searcher {
 
     /// A table of `hash_mb` MiB instead (only between searches); the old one is kept when
     /// that size cannot be had.
+    ///
+    /// The two are never held at once: the size is checked against the memory available
+    /// once the old table is let go of, and only then is the old one dropped and the new one
+    /// made (should that still fail, a table of the old size is made again).
     pub fn resize_table(&mut self, hash_mb: usize) -> Result<(), TableSizeError> {
-        self.context.tt = Arc::new(TranspositionTable::new(hash_mb)?);
-        Ok(())
+        let old = &self.context.tt;
+        TranspositionTable::shape(hash_mb).buckets(old.size_bytes())?;
+        let old_mb = old.size_bytes() >> 20;
+        self.context.tt = Arc::new(TranspositionTable::new(0)?);
+        match TranspositionTable::new(hash_mb) {
+            Ok(table) => {
+                self.context.tt = Arc::new(table);
+                Ok(())
+            }
+            Err(e) => {
+                self.context.tt = Arc::new(TranspositionTable::new(old_mb)?);
+                Err(e)
+            }
+        }
     }
 
     /// A new game: the table and every thread's histories are emptied.

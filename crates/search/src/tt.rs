@@ -9,7 +9,7 @@
 
 use crate::value::INFINITE;
 use gogo_rules::Move;
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
 /// What kind of bound a stored score is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +38,8 @@ pub struct TtEntry {
 }
 
 const ENTRIES_PER_BUCKET: usize = 4;
+/// Two words an entry.
+const WORDS_PER_BUCKET: usize = ENTRIES_PER_BUCKET * 2;
 const BUCKET_BYTES: usize = ENTRIES_PER_BUCKET * 16;
 const GENERATION_BITS: u64 = 6;
 const GENERATION_MASK: u8 = (1 << GENERATION_BITS) - 1;
@@ -94,6 +96,8 @@ pub struct TableSizeError {
     /// Whether the size does not even fit in the address space (rather than the memory
     /// not being there).
     pub too_large: bool,
+    /// The memory the system said was available (MiB), when the size was more than that.
+    pub available_mb: Option<usize>,
 }
 
 impl std::fmt::Display for TableSizeError {
@@ -101,6 +105,12 @@ impl std::fmt::Display for TableSizeError {
         let (table, megabytes) = (self.table, self.megabytes);
         if self.too_large {
             write!(f, "{megabytes} MiB is too large for the {table} table")
+        } else if let Some(available) = self.available_mb {
+            write!(
+                f,
+                "{megabytes} MiB for the {table} table is more than the {available} MiB of \
+                 memory the system has available"
+            )
         } else {
             write!(f, "cannot allocate {megabytes} MiB for the {table} table")
         }
@@ -109,10 +119,71 @@ impl std::fmt::Display for TableSizeError {
 
 impl std::error::Error for TableSizeError {}
 
+/// The memory the system says can be had without swapping, in bytes (Linux's
+/// `MemAvailable`); `None` where it cannot tell.
+pub fn available_memory() -> Option<usize> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kib: usize = meminfo
+        .lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    kib.checked_mul(1024)
+}
+
+/// What a table of `megabytes` MiB, `entry_bytes` an entry, is asked to be.
+#[derive(Clone, Copy, Debug)]
+pub struct TableShape {
+    /// `hash` or `mate`, for the error.
+    pub table: &'static str,
+    /// The size asked for.
+    pub megabytes: usize,
+    /// Bytes of one entry.
+    pub entry_bytes: usize,
+    /// Entries of one bucket.
+    pub bucket_entries: usize,
+    /// Whether the buckets are rounded down to a power of two.
+    pub power_of_two: bool,
+}
+
+impl TableShape {
+    fn error(&self, too_large: bool, available_mb: Option<usize>) -> TableSizeError {
+        TableSizeError {
+            table: self.table,
+            megabytes: self.megabytes,
+            too_large,
+            available_mb,
+        }
+    }
+
+    /// The buckets of the table (at least one), or why it cannot be had: a size beyond the
+    /// address space, or more than the system's available memory plus `freed` bytes (a
+    /// table about to be let go of), so that a size that would run the machine out of
+    /// memory is refused with the figure instead of taken.
+    pub fn buckets(&self, freed: usize) -> Result<usize, TableSizeError> {
+        let bytes = self
+            .megabytes
+            .checked_mul(1 << 20)
+            .ok_or(self.error(true, None))?;
+        if let Some(available) = available_memory() {
+            if bytes > available.saturating_add(freed) {
+                return Err(self.error(false, Some(available >> 20)));
+            }
+        }
+        let mut buckets = (bytes / (self.entry_bytes * self.bucket_entries)).max(1);
+        if self.power_of_two && !buckets.is_power_of_two() {
+            buckets = buckets.next_power_of_two() / 2;
+        }
+        Ok(buckets)
+    }
+}
+
 /// An empty vector with room for the entries of a table of `megabytes` MiB, `entry_bytes`
 /// each, grouped in buckets of `bucket_entries` (at least one bucket; `power_of_two` rounds
-/// the buckets down to a power of two), or why not. The memory is reserved, not filled:
-/// failing to get it is an error, never an abort.
+/// the buckets down to a power of two), or why not (see [`TableShape::buckets`]). The
+/// memory is reserved, not filled: failing to get it is an error, never an abort.
 pub fn reserve_table<T>(
     table: &'static str,
     megabytes: usize,
@@ -120,22 +191,42 @@ pub fn reserve_table<T>(
     bucket_entries: usize,
     power_of_two: bool,
 ) -> Result<(Vec<T>, usize), TableSizeError> {
-    let error = |too_large| TableSizeError {
+    let shape = TableShape {
         table,
         megabytes,
-        too_large,
+        entry_bytes,
+        bucket_entries,
+        power_of_two,
     };
-    let bytes = megabytes.checked_mul(1 << 20).ok_or(error(true))?;
-    let mut buckets = (bytes / (entry_bytes * bucket_entries)).max(1);
-    if power_of_two && !buckets.is_power_of_two() {
-        buckets = buckets.next_power_of_two() / 2;
-    }
+    let buckets = shape.buckets(0)?;
     let mut entries = Vec::new();
     entries
         .try_reserve_exact(buckets * bucket_entries)
-        .map_err(|_| error(false))?;
+        .map_err(|_| shape.error(false, None))?;
     advise_huge_pages(&mut entries);
     Ok((entries, buckets))
+}
+
+/// `count` words of zero, from memory the allocator hands over already zeroed (fresh pages
+/// of the system's for a large table): nothing is written, so the table takes memory only
+/// as the search uses it. `None` when the memory cannot be had.
+fn zeroed_words(count: usize) -> Option<Vec<AtomicU64>> {
+    if count == 0 {
+        return Some(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<AtomicU64>(count).ok()?;
+    // SAFETY: the layout's size is not zero (count > 0).
+    #[allow(unsafe_code)]
+    let pointer = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<AtomicU64>();
+    if pointer.is_null() {
+        return None;
+    }
+    // SAFETY: the pointer comes from the global allocator with the layout of `count`
+    // AtomicU64s, the layout a Vec of that capacity frees with; all its bytes are zero, a
+    // valid AtomicU64 (0), so all `count` elements are initialised.
+    #[allow(unsafe_code)]
+    let words = unsafe { Vec::from_raw_parts(pointer, count, count) };
+    Some(words)
 }
 
 /// Asks Linux to back the (not yet touched) memory of a table with 2 MiB pages, where it
@@ -168,22 +259,41 @@ pub struct TranspositionTable {
     words: Vec<AtomicU64>,
     bucket_count: usize,
     generation: AtomicU8,
+    /// Whether a search has run since the table was made or last emptied: emptying an
+    /// unused table would write (and so take) all of its memory for nothing.
+    used: AtomicBool,
 }
 
 impl TranspositionTable {
     /// A table of at most `megabytes` MiB (rounded down to a power of two buckets, at least
     /// one). Fails, without aborting, when the memory cannot be had.
+    ///
+    /// The memory comes zeroed from the system and is not written here, so the process
+    /// grows only as the search fills the table; a size beyond the available memory is
+    /// refused (see [`TableShape::buckets`]).
     pub fn new(megabytes: usize) -> Result<TranspositionTable, TableSizeError> {
-        // Two words an entry.
-        const WORDS_PER_BUCKET: usize = ENTRIES_PER_BUCKET * 2;
-        let (mut words, bucket_count) =
-            reserve_table("hash", megabytes, 8, WORDS_PER_BUCKET, true)?;
-        words.extend((0..bucket_count * WORDS_PER_BUCKET).map(|_| AtomicU64::new(0)));
+        let shape = TranspositionTable::shape(megabytes);
+        let bucket_count = shape.buckets(0)?;
+        let mut words =
+            zeroed_words(bucket_count * WORDS_PER_BUCKET).ok_or(shape.error(false, None))?;
+        advise_huge_pages(&mut words);
         Ok(TranspositionTable {
             words,
             bucket_count,
             generation: AtomicU8::new(0),
+            used: AtomicBool::new(false),
         })
+    }
+
+    /// What a table of `megabytes` MiB is asked to be.
+    pub fn shape(megabytes: usize) -> TableShape {
+        TableShape {
+            table: "hash",
+            megabytes,
+            entry_bytes: 8,
+            bucket_entries: WORDS_PER_BUCKET,
+            power_of_two: true,
+        }
     }
 
     /// Size in bytes.
@@ -193,6 +303,9 @@ impl TranspositionTable {
 
     /// Empties the table.
     pub fn clear(&self) {
+        if !self.used.swap(false, Ordering::Relaxed) {
+            return;
+        }
         for w in &self.words {
             w.store(0, Ordering::Relaxed);
         }
@@ -299,6 +412,10 @@ impl TranspositionTable {
     fn write(&self, index: usize, key: u64, data: u64) {
         self.words[index].store(key ^ data, Ordering::Relaxed);
         self.words[index + 1].store(data, Ordering::Relaxed);
+        // A load first: the flag's cache line stays shared between the threads.
+        if !self.used.load(Ordering::Relaxed) {
+            self.used.store(true, Ordering::Relaxed);
+        }
     }
 
     /// Permille of sampled entries written during the current search, as USI's `hashfull`.
@@ -324,6 +441,7 @@ impl TranspositionTable {
         let base = self.bucket(key);
         self.words[base].store(check, Ordering::Relaxed);
         self.words[base + 1].store(data, Ordering::Relaxed);
+        self.used.store(true, Ordering::Relaxed);
     }
 }
 
@@ -390,16 +508,33 @@ mod tests {
             table: "hash",
             megabytes,
             too_large,
+            available_mb: None,
         };
         assert_eq!(
             TranspositionTable::new(usize::MAX).err(),
             Some(error(usize::MAX, true))
         );
-        // black_box: an optimised build may otherwise drop the unused allocation, and then
-        // it cannot fail.
+        // More than the system has: refused with what it has (Linux says), before any
+        // allocation. black_box: an optimised build may otherwise drop the unused table.
+        let refused = std::hint::black_box(TranspositionTable::new(1 << 40)).err();
         assert_eq!(
-            std::hint::black_box(TranspositionTable::new(1 << 40)).err(),
-            Some(error(1 << 40, false))
+            refused,
+            Some(TableSizeError {
+                available_mb: available_memory().map(|b| b >> 20),
+                ..error(1 << 40, false)
+            })
         );
+    }
+
+    #[test]
+    fn a_new_table_is_zero_and_an_unused_one_is_not_rewritten() {
+        let tt = TranspositionTable::new(1).unwrap();
+        assert!(tt.words.iter().all(|w| w.load(Ordering::Relaxed) == 0));
+        assert!(!tt.used.load(Ordering::Relaxed));
+        tt.store(0xdead_beef, None, 10, 45, 8, Bound::Exact);
+        assert!(tt.used.load(Ordering::Relaxed));
+        tt.clear();
+        assert!(tt.probe(0xdead_beef).is_none());
+        assert!(!tt.used.load(Ordering::Relaxed));
     }
 }

@@ -105,7 +105,7 @@ fn absurd_options() {
     assert!(
         lines
             .iter()
-            .any(|l| l.starts_with("info string error: cannot allocate")),
+            .any(|l| l.starts_with("info string error: 1048576 MiB for the hash table")),
         "{lines:?}"
     );
     still_plays(&mut e);
@@ -118,6 +118,54 @@ fn absurd_options() {
     std::thread::sleep(ms(100));
     e.send("stop");
     e.bestmove_in(&Position::startpos(), secs(5));
+    still_plays(&mut e);
+}
+
+/// Hardening II, item 5: a `USI_Hash` beyond the memory the system has available is
+/// refused with the figure (the old table kept and working), and a large valid size takes
+/// memory only as the search fills the table: nothing is written up front.
+#[test]
+fn the_table_size_cannot_take_the_machine_down() {
+    const MIB: u64 = 1 << 20;
+    let available_mb = gogo_search::tt::available_memory().expect("Linux") as u64 / MIB;
+    let mut e = Gogo::start();
+    e.handshake();
+    still_plays(&mut e);
+    let before = e.rss_bytes();
+    e.send(&format!(
+        "setoption name USI_Hash value {}",
+        available_mb + 1024
+    ));
+    e.send("isready");
+    let lines = e.expect("readyok", secs(30));
+    let refusal = lines
+        .iter()
+        .find(|l| l.starts_with("info string error:"))
+        .unwrap_or_else(|| panic!("not refused: {lines:?}"));
+    assert!(
+        refusal.contains("MiB of memory the system has available")
+            && refusal.contains("keeping the 16 MiB table"),
+        "{refusal}"
+    );
+    still_plays(&mut e);
+    // A large size that the machine has: the process does not grow by it.
+    let large_mb = (available_mb / 4).clamp(64, 4096);
+    e.send(&format!("setoption name USI_Hash value {large_mb}"));
+    e.send("usinewgame");
+    e.send("isready");
+    let lines = e.expect("readyok", secs(30));
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    let grown = e.rss_bytes().saturating_sub(before) / MIB;
+    assert!(
+        grown < large_mb / 4 && grown < 64,
+        "{grown} MiB more after a {large_mb} MiB table"
+    );
+    // It is a working table of that size: a search fills part of it.
+    e.send("position startpos");
+    e.send("go depth 8");
+    e.bestmove_in(&Position::startpos(), secs(60));
+    let used = e.rss_bytes().saturating_sub(before) / MIB;
+    assert!(used < large_mb, "{used} MiB");
     still_plays(&mut e);
 }
 

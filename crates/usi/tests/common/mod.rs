@@ -106,6 +106,19 @@ impl Gogo {
             .to_string()
     }
 
+    /// The engine process's resident memory, bytes (Linux).
+    pub fn rss_bytes(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.process.pid()))
+            .expect("the engine runs");
+        let kib: u64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|v| v.parse().ok())
+            .expect("a VmRSS line");
+        kib * 1024
+    }
+
     pub fn quit(mut self) -> std::process::ExitStatus {
         self.send("quit");
         self.process
