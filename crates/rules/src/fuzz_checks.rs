@@ -2,7 +2,10 @@
 //! also run over the kept corpus by `cargo test`. Each panics when an invariant breaks and
 //! must never panic otherwise, whatever the input.
 
-use crate::{parse_usi_position, Move, MoveList, Position};
+use crate::game::same_position;
+use crate::{
+    parse_usi_position, Game, Move, MoveList, Position, RuleSet, SfenError, MAX_GAME_MOVES,
+};
 
 /// Runs `check` over every file of `fuzz/corpus/<target>/` (the seeds and what cargo-fuzz
 /// kept), so that `cargo test` replays what the fuzzers found; returns how many there were.
@@ -34,16 +37,43 @@ pub fn check_sfen(data: &[u8]) {
     }
 }
 
-/// USI position text with moves: every accepted move is legal, in order.
+/// USI position text with moves: every accepted move is legal, in order, and there are at
+/// most [`MAX_GAME_MOVES`] (more are refused as too many, before any is read); the same text
+/// as a [`Game`] holds the same moves (or stops where the rules ended the game), and its
+/// count of the current position's occurrences is a scan's.
 pub fn check_usi_position(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    if let Ok((start, moves)) = parse_usi_position(&text) {
-        let mut pos = start;
-        for mv in moves {
-            assert!(pos.legal_moves().contains(mv), "{pos} {mv}");
-            pos.play(mv);
+    match parse_usi_position(&text) {
+        Ok((start, moves)) => {
+            assert!(moves.len() <= MAX_GAME_MOVES);
+            let mut pos = start;
+            for &mv in &moves {
+                assert!(pos.legal_moves().contains(mv), "{pos} {mv}");
+                pos.play(mv);
+            }
+            assert_eq!((pos.board_key(), pos.hand_key()), pos.compute_keys());
+            match Game::from_usi(RuleSet::standard(), &text) {
+                Ok(game) => {
+                    assert_eq!(game.moves(), &moves[..]);
+                    let current = game.position();
+                    let scanned = game
+                        .positions()
+                        .iter()
+                        .rev()
+                        .step_by(2)
+                        .filter(|p| same_position(p, current))
+                        .count();
+                    assert_eq!(game.repetitions(), scanned);
+                }
+                // Only a move after the game's end is refused here.
+                Err(SfenError::Move { index, .. }) => assert!(index >= 1 && index <= moves.len()),
+                Err(e) => panic!("parsed, but not as a game: {e}"),
+            }
         }
-        assert_eq!((pos.board_key(), pos.hand_key()), pos.compute_keys());
+        Err(SfenError::TooManyMoves(_)) => {
+            assert!(text.split_whitespace().count() > MAX_GAME_MOVES);
+        }
+        Err(_) => {}
     }
 }
 
@@ -93,6 +123,7 @@ pub fn check_play(data: &[u8]) {
 pub fn check_kif(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     if let Ok((start, moves)) = crate::kif::read_kif(&text) {
+        assert!(moves.len() <= MAX_GAME_MOVES);
         let written = crate::kif::write_kif(&start, &moves, &crate::kif::KifInfo::default());
         let again = crate::kif::read_kif(&written).expect("a written KIF reads");
         assert_eq!(again, (start, moves), "{written}");
@@ -103,6 +134,7 @@ pub fn check_kif(data: &[u8]) {
 pub fn check_csa(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     if let Ok((start, moves)) = crate::csa::read_csa(&text) {
+        assert!(moves.len() <= MAX_GAME_MOVES);
         let written = crate::csa::write_csa(&start, &moves, "a", "b", None);
         let again = crate::csa::read_csa(&written).expect("a written CSA reads");
         assert_eq!(again, (start, moves), "{written}");
