@@ -676,13 +676,18 @@ pub fn banner() -> String {
     format!("{NAME}, a minishogi (5x5 shogi) engine speaking USI. Try: usi, d, go depth 10, quit")
 }
 
-/// Greets with [`banner`], then reads stdin line by line until `quit` or end of input. Lines are at most
-/// [`MAX_LINE_BYTES`] (a longer one is refused whole); bytes that are not UTF-8 are replaced,
-/// so such a line is reported as unknown rather than ending the loop. A command whose
-/// handling panics (a bug) is reported, and the engine goes on.
+/// Greets a person at a terminal with [`banner`] (a GUI or a bot's client, reading through
+/// a pipe, gets protocol only: Lishogi-Bot logs any line before `usi`'s answer as an
+/// unexpected response), then reads stdin line by line until `quit` or end of input. Lines
+/// are at most [`MAX_LINE_BYTES`] (a longer one is refused whole); bytes that are not UTF-8
+/// are replaced, so such a line is reported as unknown rather than ending the loop. A
+/// command whose handling panics (a bug) is reported, and the engine goes on.
 pub fn run() {
+    use std::io::IsTerminal;
     let out = Output::new(Box::new(std::io::stdout()));
-    out.line(&banner());
+    if std::io::stdin().is_terminal() {
+        out.line(&banner());
+    }
     let mut engine = UsiEngine::new(out.clone());
     for line in BoundedLines::new(std::io::stdin().lock(), MAX_LINE_BYTES) {
         let line = match line {
