@@ -35,5 +35,5 @@ pub mod line;
 pub mod solver;
 pub mod table;
 
-pub use solver::{MateLimits, MateOutcome, MateProgress, MateResult, Solver};
+pub use solver::{MateLimits, MateOutcome, MateProgress, MateResult, Solver, StopSignal};
 pub use table::TableSizeError;

@@ -18,7 +18,6 @@
 use crate::line;
 use crate::table::{Entry, ProofTable, TableSizeError, INFINITE};
 use gogo_rules::{Move, MoveList, Position};
-use gogo_search::SearchControl;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -49,8 +48,22 @@ pub struct MateLimits {
     pub nodes: Option<u64>,
     /// Time budget.
     pub time: Option<Duration>,
-    /// Stopped from elsewhere (USI `stop`): the engine's one control for every job.
-    pub stop: Option<Arc<SearchControl>>,
+    /// Stopped from elsewhere (USI `stop`): the engine's one control for every job, seen
+    /// through [`StopSignal`].
+    pub stop: Option<Arc<dyn StopSignal>>,
+}
+
+/// A plain stop signal, polled every few hundred nodes: the solver needs nothing more of
+/// whoever stops it (the engine's control for every job, or a flag).
+pub trait StopSignal: Send + Sync + std::fmt::Debug {
+    /// Whether to stop now.
+    fn stopped(&self) -> bool;
+}
+
+impl StopSignal for std::sync::atomic::AtomicBool {
+    fn stopped(&self) -> bool {
+        self.load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 /// What the solver found.

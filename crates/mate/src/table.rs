@@ -12,8 +12,8 @@
 //! cache and TLB miss each: the median problem was solved a quarter slower). Clearing
 //! clears only the part in use.
 
-use gogo_search::tt::reserve_table;
-pub use gogo_search::tt::TableSizeError;
+use gogo_table::reserve_table;
+pub use gogo_table::TableSizeError;
 
 /// A proof or disproof number that means "cannot be": this node is disproven (pn) or proven
 /// (dn).

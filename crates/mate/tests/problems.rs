@@ -109,8 +109,7 @@ fn limits_end_the_search() {
     let outcome = solver.solve(&pos, &limits, &mut |_| {});
     assert_eq!(outcome.result, MateResult::Unknown);
     assert!(outcome.nodes < 4000, "{}", outcome.nodes);
-    let stop = std::sync::Arc::new(gogo_search::SearchControl::new(false));
-    stop.stop();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
     let limits = MateLimits {
         stop: Some(stop),
         ..Default::default()

@@ -426,7 +426,7 @@ impl UsiEngine {
                 MateLimit::Millis(ms) => Some(Duration::from_millis(ms)),
                 MateLimit::Infinite => None,
             },
-            stop: Some(Arc::clone(&control)),
+            stop: Some(Arc::new(MateStop(Arc::clone(&control)))),
             nodes: None,
         };
         let root = self.position().clone();
@@ -667,6 +667,17 @@ pub fn info_line(info: &SearchInfo) -> Info {
         hashfull: Some(info.hashfull),
         pv: info.pv.clone(),
         string: None,
+    }
+}
+
+/// The engine's control of a job as the mate solver's stop signal (the solver does not know
+/// the search's types).
+#[derive(Debug)]
+struct MateStop(Arc<SearchControl>);
+
+impl gogo_mate::StopSignal for MateStop {
+    fn stopped(&self) -> bool {
+        self.0.stopped()
     }
 }
 
