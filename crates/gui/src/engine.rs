@@ -259,6 +259,8 @@ impl Worker {
     }
 
     fn ensure_options(&mut self, options: &JobOptions) {
+        // The engine's own winning chances, where it offers them (gogo, Fairy-Stockfish).
+        self.ensure_option("USI_ShowWDL", "true");
         self.ensure_option("MultiPV", &options.multipv.to_string());
         self.ensure_option("Level", &options.level.to_string());
         self.ensure_option("Rules", options.rules);

@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 pub mod access;
+pub mod chances;
 pub mod engine;
 pub mod fuzz_checks;
 pub mod messages;

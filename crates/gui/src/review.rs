@@ -3,8 +3,8 @@
 //! (inaccuracy, mistake, blunder). The session runs the searches ([`Review::next_position`],
 //! [`Review::record`]); this module only keeps and judges what they said.
 
+use crate::chances::SenteEval;
 use crate::messages::SenteScore;
-use crate::session::win_chance;
 use gogo_rules::kif::japanese;
 use gogo_rules::{Color, Game, Move, Outcome};
 use serde::Serialize;
@@ -78,11 +78,11 @@ pub struct PositionEval {
 }
 
 impl PositionEval {
-    /// From a search's score and best move.
-    pub fn searched(score: SenteScore, best: Option<Move>) -> PositionEval {
+    /// From a search's score (with its winning chance) and best move.
+    pub fn searched(eval: SenteEval, best: Option<Move>) -> PositionEval {
         PositionEval {
-            score: Some(score),
-            sente_win: win_chance(score),
+            score: Some(eval.score),
+            sente_win: eval.sente_win,
             best,
         }
     }
@@ -307,8 +307,13 @@ mod tests {
     use super::*;
     use gogo_rules::RuleSet;
 
-    fn cp(value: i32) -> SenteScore {
-        SenteScore::Cp { value }
+    /// A search's score for Sente (Sente to move), with its chance on the default scale.
+    fn cp(value: i32) -> SenteEval {
+        SenteEval::from_info(
+            gogo_protocol::InfoScore::Centipawns(value),
+            None,
+            Color::Sente,
+        )
     }
 
     #[test]
@@ -339,7 +344,7 @@ mod tests {
         let moves = review.moves(&game);
         assert_eq!(moves.len(), 2);
         assert_eq!(moves[0].mark, Some(Mark::Blunder));
-        assert!((moves[0].loss - (0.5 - win_chance(cp(-600)))).abs() < 1e-9);
+        assert!((moves[0].loss - (0.5 - cp(-600).sente_win)).abs() < 1e-9);
         assert_eq!(moves[0].best.as_deref(), Some("3e3d"));
         assert!(moves[0].best_japanese.as_deref().unwrap().starts_with('▲'));
         // Gote played the engine's move: no loss, whatever the scores say.

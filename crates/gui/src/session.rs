@@ -3,12 +3,12 @@
 //! [`Session::handle`] takes the page's requests, [`Session::engine_event`] the engine's, and
 //! [`Session::tick`] the passing time; each returns the updates to send.
 
+use crate::chances::SenteEval;
 use crate::engine::{EngineCommand, EngineEvent, EngineHandle, JobOptions};
 use crate::messages::*;
 use crate::review::{PositionEval, Review, MAX_REVIEW_MILLIS, MIN_REVIEW_MILLIS};
 use gogo_protocol::{
-    BestMove, Checkmate, ClientError, Clock, Ending, GoCommand, GuiCommand, Info, InfoScore,
-    TimeControl,
+    BestMove, Checkmate, ClientError, Clock, Ending, GoCommand, GuiCommand, Info, TimeControl,
 };
 use gogo_rules::kif::{japanese, japanese_line, read_kif, write_kif, KifInfo};
 use gogo_rules::{
@@ -17,11 +17,6 @@ use gogo_rules::{
 };
 use std::time::Duration;
 
-/// The scale of win chances shown from centipawns, `1 / (1 + e^(-cp / scale))`: the built-in
-/// network's, fitted to the results of games it played against itself and read from its
-/// provenance file (`crates/search/nets/default.nnue.txt`): 100 cp is 58 %.
-static WIN_SCALE: std::sync::LazyLock<f64> =
-    std::sync::LazyLock::new(gogo_search::nnue::embedded_score_scale);
 /// The highest strength level a game may ask of the engine.
 pub const MAX_LEVEL: u8 = 10;
 /// The most analysis lines the page shows.
@@ -93,7 +88,7 @@ pub struct Session {
     /// The review of the game, if one was asked for since the game last changed.
     review: Option<Review>,
     /// The review's running search: its job, the position's index, the last score said.
-    review_job: Option<(u64, usize, Option<SenteScore>)>,
+    review_job: Option<(u64, usize, Option<SenteEval>)>,
 }
 
 fn color_name(color: Color) -> &'static str {
@@ -109,29 +104,6 @@ fn piece_letter(kind: PieceKind) -> String {
         format!("+{base}")
     } else {
         base
-    }
-}
-
-/// A score from the side to move's point of view, turned to Sente's.
-fn sente_score(score: InfoScore, side: Color) -> SenteScore {
-    let flip = if side == Color::Sente { 1 } else { -1 };
-    match score {
-        // An engine may send any i32: i32::MIN does not flip.
-        InfoScore::Centipawns(cp) => SenteScore::Cp {
-            value: cp.saturating_mul(flip),
-        },
-        InfoScore::Mate(n) => SenteScore::Mate {
-            plies: n.saturating_mul(flip),
-        },
-    }
-}
-
-/// Sente's winning chance from a score.
-pub(crate) fn win_chance(score: SenteScore) -> f64 {
-    match score {
-        SenteScore::Cp { value } => 1.0 / (1.0 + (-(value as f64) / *WIN_SCALE).exp()),
-        SenteScore::Mate { plies } if plies > 0 => 1.0,
-        SenteScore::Mate { .. } => 0.0,
     }
 }
 
@@ -712,7 +684,9 @@ impl Session {
     /// shows (1 to [`MAX_MULTIPV`]; an engine may send 0 or four billion).
     fn analysis_line(&self, info: &Info) -> Option<AnalysisLine> {
         let pos = self.game.position();
-        let score = info.score.map(|s| sente_score(s, pos.side_to_move()));
+        let eval = info
+            .score
+            .map(|s| SenteEval::from_info(s, info.wdl, pos.side_to_move()));
         let multipv = info.multipv.unwrap_or(1);
         if !(1..=MAX_MULTIPV).contains(&multipv) {
             return None;
@@ -720,8 +694,8 @@ impl Session {
         Some(AnalysisLine {
             multipv,
             depth: info.depth?,
-            score,
-            sente_win: score.map(win_chance),
+            score: eval.map(|e| e.score),
+            sente_win: eval.map(|e| e.sente_win),
             nps: info.nps,
             nodes: info.nodes,
             pv: info.pv.iter().map(|m| m.to_string()).collect(),
@@ -740,7 +714,7 @@ impl Session {
             EngineEvent::Info { id, info } if self.review_job.is_some_and(|j| j.0 == id) => {
                 if let (Some(score), Some(job)) = (info.score, self.review_job.as_mut()) {
                     let side = self.game.positions()[job.1].side_to_move();
-                    job.2 = Some(sente_score(score, side));
+                    job.2 = Some(SenteEval::from_info(score, info.wdl, side));
                 }
                 Vec::new()
             }
@@ -755,9 +729,9 @@ impl Session {
                     _ => None,
                 };
                 // An answer without a score (too short a time) counts as even.
-                let score = score.unwrap_or(SenteScore::Cp { value: 0 });
+                let eval = score.unwrap_or_else(SenteEval::even);
                 if let Some(review) = self.review.as_mut() {
-                    review.record(index, PositionEval::searched(score, best));
+                    review.record(index, PositionEval::searched(eval, best));
                 }
                 self.review_step()
             }
@@ -909,22 +883,5 @@ fn validate_clock(clock: ClockSetting) -> Result<(), String> {
             Err("engine time per move from 1 ms to a day".into())
         }
         _ => Ok(()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn winning_chances_follow_the_fitted_scale() {
-        let chance = |value| win_chance(SenteScore::Cp { value });
-        assert_eq!(chance(0), 0.5);
-        // The calibration: 100 cp is 57.7 % for gen4's scores (gogo-train --calibrate).
-        assert!((chance(100) - 0.577).abs() < 0.002, "{}", chance(100));
-        assert!((chance(-300) + chance(300) - 1.0).abs() < 1e-12);
-        assert!(chance(400) > chance(200) && chance(200) > chance(100));
-        assert_eq!(win_chance(SenteScore::Mate { plies: 3 }), 1.0);
-        assert_eq!(win_chance(SenteScore::Mate { plies: -2 }), 0.0);
     }
 }

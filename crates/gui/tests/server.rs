@@ -304,6 +304,37 @@ async fn an_analysis_does_not_leak_its_lines_into_the_engines_moves() {
     assert_eq!(state["moves"][1]["usi"], "1b1c", "{state}");
 }
 
+/// The board takes its winning chances from the engine it drives: from `wdl` where the
+/// engine offers `USI_ShowWDL` (the board turns it on), else from the score on the default
+/// scale. Both shell engines say `score cp 107`; the one with the option adds Fairy-
+/// Stockfish's `wdl 293 703 4` once asked for it.
+#[tokio::test]
+async fn winning_chances_come_from_the_engines_wdl() {
+    let with_wdl = r#"wdl=no; while read -r line; do case "$line" in usi) echo "id name shell"; echo "option name USI_ShowWDL type check default false"; echo usiok;; isready) echo readyok;; "setoption name USI_ShowWDL value true") wdl=yes;; "go infinite"*) if [ $wdl = yes ]; then echo "info depth 8 multipv 1 score cp 107 wdl 293 703 4 pv 5d5c"; else echo "info depth 8 multipv 1 score cp 107 pv 5d5c"; fi;; stop) echo "bestmove 5d5c";; quit) exit 0;; esac; done"#;
+    let without = r#"while read -r line; do case "$line" in usi) echo "id name shell"; echo usiok;; isready) echo readyok;; "go infinite"*) echo "info depth 8 multipv 1 score cp 107 pv 5d5c";; stop) echo "bestmove 5d5c";; quit) exit 0;; esac; done"#;
+    for (script, expected) in [
+        (with_wdl, 0.6445),
+        (without, 1.0 / (1.0 + (-107.0f64 / 323.0).exp())),
+    ] {
+        let mut s = connect(sh_engine(script)).await;
+        next(&mut s, "state", |_| true).await;
+        request(&mut s, new_game("standard", "human", "human")).await;
+        next(&mut s, "state", |v| moves(v) == 0).await;
+        request(&mut s, json!({"type": "analyze", "on": true, "multipv": 1})).await;
+        let analysis = next(&mut s, "analysis", |v| {
+            !v["lines"].as_array().unwrap().is_empty()
+        })
+        .await;
+        let line = &analysis["lines"][0];
+        assert_eq!(line["score"]["value"], 107, "{line}");
+        let chance = line["sente_win"].as_f64().unwrap();
+        assert!(
+            (chance - expected).abs() < 1e-3,
+            "{chance} against {expected}"
+        );
+    }
+}
+
 /// Against a person, the engine's thinking (and the reply it expects) is not shown unless
 /// the person turns the analysis on.
 #[tokio::test]

@@ -303,7 +303,7 @@ impl FromStr for EngineMessage {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::info::InfoScore;
+    use crate::info::{InfoScore, Wdl};
 
     #[test]
     fn engine_messages_round_trip() {
@@ -321,6 +321,8 @@ mod tests {
             "info depth 5 seldepth 9 multipv 1 score cp 34 nodes 1000 nps 50000 time 20 hashfull 3 pv 5d5c 1b1c",
             "info depth 7 score mate -3 upperbound nodes 5 pv P*3c",
             "info depth 7 score cp 12 lowerbound",
+            "info depth 8 seldepth 12 multipv 1 score cp 107 wdl 293 703 4 nodes 5000 pv 5d5c",
+            "info depth 9 score mate 3 wdl 1000 0 0",
             "info string hello there",
             "bestmove 2b1a+ ponder P*3c",
             "bestmove 5d5c",
@@ -344,9 +346,45 @@ mod tests {
             "checkmate",
             "checkmate 5d5c banana",
             "info depth x",
+            "info depth 3 wdl 500 500",
+            "info wdl a b c",
         ] {
             assert!(bad.parse::<EngineMessage>().is_err(), "{bad}");
         }
+        // Fairy-Stockfish's line with `USI_ShowWDL`: the chances for the side to move.
+        let EngineMessage::Info(info) =
+            "info depth 8 seldepth 10 multipv 1 score cp 107 wdl 293 703 4 nodes 1 pv 5d5c"
+                .parse()
+                .unwrap()
+        else {
+            panic!("not info")
+        };
+        let wdl = info.wdl.unwrap();
+        assert_eq!((wdl.win, wdl.draw, wdl.loss), (293, 703, 4));
+        assert!((wdl.expected().unwrap() - 0.6445).abs() < 1e-9);
+        assert_eq!(
+            Wdl {
+                win: 0,
+                draw: 0,
+                loss: 0
+            }
+            .expected(),
+            None
+        );
+        assert_eq!(
+            Wdl::from_score(InfoScore::Centipawns(0), 323.0),
+            Wdl {
+                win: 500,
+                draw: 0,
+                loss: 500
+            }
+        );
+        assert_eq!(Wdl::from_score(InfoScore::Centipawns(100), 323.0).win, 577);
+        assert_eq!(
+            Wdl::from_score(InfoScore::Centipawns(i32::MIN), 323.0).win,
+            0
+        );
+        assert_eq!(Wdl::from_score(InfoScore::Mate(-2), 323.0).loss, 1000);
         // Unknown info fields are skipped.
         let info: EngineMessage = "info depth 3 currmove 5d5c score cp 5".parse().unwrap();
         assert_eq!(

@@ -23,6 +23,46 @@ pub enum ScoreBound {
     Upper,
 }
 
+/// Win, draw and loss chances for the side to move, per mille (`wdl W D L`, as Stockfish
+/// and Fairy-Stockfish print when asked with `UCI_ShowWDL`/`USI_ShowWDL`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Wdl {
+    /// Wins per mille.
+    pub win: u32,
+    /// Draws per mille.
+    pub draw: u32,
+    /// Losses per mille.
+    pub loss: u32,
+}
+
+impl Wdl {
+    /// The chances a score means when `1 / (1 + e^(-cp / scale))` is the expected result of
+    /// a centipawn score (the logistic fit of an evaluation's scores to game results) and
+    /// draws are left out, as they nearly are in minishogi; a mate is won or lost.
+    pub fn from_score(score: InfoScore, scale: f64) -> Wdl {
+        let win = match score {
+            InfoScore::Centipawns(cp) => {
+                let chance = 1.0 / (1.0 + (-(cp as f64) / scale).exp());
+                (chance * 1000.0).round().clamp(0.0, 1000.0) as u32
+            }
+            InfoScore::Mate(n) if n > 0 => 1000,
+            InfoScore::Mate(_) => 0,
+        };
+        Wdl {
+            win,
+            draw: 0,
+            loss: 1000 - win,
+        }
+    }
+
+    /// The expected result for the side to move, 0 to 1 (a draw counts half), whatever the
+    /// three numbers add up to; `None` when they add up to nothing.
+    pub fn expected(self) -> Option<f64> {
+        let total = u64::from(self.win) + u64::from(self.draw) + u64::from(self.loss);
+        (total > 0).then(|| (self.win as f64 + self.draw as f64 / 2.0) / total as f64)
+    }
+}
+
 /// The fields of an `info` line (all optional; `string` stands alone).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Info {
@@ -36,6 +76,8 @@ pub struct Info {
     pub score: Option<InfoScore>,
     /// `lowerbound` / `upperbound`
     pub bound: Option<ScoreBound>,
+    /// `wdl W D L`
+    pub wdl: Option<Wdl>,
     /// `nodes`
     pub nodes: Option<u64>,
     /// `nps`
@@ -72,6 +114,9 @@ impl fmt::Display for Info {
             Some(ScoreBound::Lower) => f.write_str(" lowerbound")?,
             Some(ScoreBound::Upper) => f.write_str(" upperbound")?,
             None => {}
+        }
+        if let Some(Wdl { win, draw, loss }) = self.wdl {
+            write!(f, " wdl {win} {draw} {loss}")?;
         }
         let numbers = [
             ("nodes", self.nodes),
@@ -141,6 +186,15 @@ impl FromStr for Info {
                         _ => return err("info score: expected cp or mate"),
                     });
                     i += 1;
+                }
+                "wdl" => {
+                    info.wdl = Some(Wdl {
+                        win: num(&words, i, "wdl")?,
+                        draw: num(&words, i + 1, "wdl")?,
+                        loss: num(&words, i + 2, "wdl")?,
+                    });
+                    i += 4;
+                    continue;
                 }
                 "lowerbound" => {
                     info.bound = Some(ScoreBound::Lower);

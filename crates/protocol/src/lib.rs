@@ -39,7 +39,7 @@ pub use ending::Ending;
 pub use engine_message::{BestMove, Checkmate, EngineMessage, OptionKind};
 pub use error::ParseMessageError;
 pub use gui_command::{GameResult, GoCommand, GuiCommand, MateLimit, PositionSetup};
-pub use info::{Info, InfoScore, ScoreBound};
+pub use info::{Info, InfoScore, ScoreBound, Wdl};
 pub use lines::{BoundedLines, Line};
 pub use process::{
     LineProcess, RecvError, MAX_LINE_BYTES, MAX_QUEUED_LINES, MAX_QUEUED_WRITES, WRITE_TIMEOUT,

@@ -8,7 +8,7 @@ use crate::options::{usi_options, Options};
 use gogo_mate::{MateLimits, MateProgress, MateResult, Solver};
 use gogo_protocol::{
     BestMove, BoundedLines, Checkmate, EngineMessage, GoCommand, GuiCommand, Info, InfoScore, Line,
-    MateLimit, PositionSetup, ScoreBound, MAX_LINE_BYTES,
+    MateLimit, PositionSetup, ScoreBound, Wdl, MAX_LINE_BYTES,
 };
 use gogo_rules::{Move, MoveError, Position, Rng, SfenError};
 use gogo_search::skill;
@@ -340,6 +340,7 @@ impl UsiEngine {
             options,
         };
         let out = self.out.clone();
+        let wdl_scale = self.options.wdl_scale();
         let thread_control = Arc::clone(&control);
         // A game move on the clock first asks the mate solver, briefly: a forced mate by
         // checks is then played at once, whatever the search would have seen.
@@ -394,7 +395,7 @@ impl UsiEngine {
                 if let (1, Some(&mv)) = (info.multipv, info.pv.first()) {
                     *last_best.lock().unwrap_or_else(|e| e.into_inner()) = Some(mv);
                 }
-                out.send(&EngineMessage::Info(info_line(&info)));
+                out.send(&EngineMessage::Info(info_line(&info, wdl_scale)));
                 #[cfg(test)]
                 if inject_panic.swap(false, Ordering::SeqCst) {
                     panic!("a panic injected by a test");
@@ -641,21 +642,23 @@ fn mate_info(nodes: u64, elapsed: Duration, hashfull: u32) -> Info {
     }
 }
 
-/// The `info` line for a search report.
-pub fn info_line(info: &SearchInfo) -> Info {
+/// The `info` line for a search report, with `wdl` on `wdl_scale` when it is asked for.
+pub fn info_line(info: &SearchInfo, wdl_scale: Option<f64>) -> Info {
     // Within the first millisecond, count it as one.
     let nps = (info.nodes * 1000)
         .checked_div(info.time_ms)
         .unwrap_or(info.nodes * 1000);
 
+    let score = match info.score {
+        Score::Centipawns(cp) => InfoScore::Centipawns(cp),
+        Score::Mate(n) => InfoScore::Mate(n),
+    };
     Info {
         depth: Some(info.depth.max(0) as u32),
         seldepth: Some(info.seldepth as u32),
         multipv: Some(info.multipv as u32),
-        score: Some(match info.score {
-            Score::Centipawns(cp) => InfoScore::Centipawns(cp),
-            Score::Mate(n) => InfoScore::Mate(n),
-        }),
+        score: Some(score),
+        wdl: wdl_scale.map(|scale| Wdl::from_score(score, scale)),
         bound: info.bound.and_then(|b| match b {
             Bound::Lower => Some(ScoreBound::Lower),
             Bound::Upper => Some(ScoreBound::Upper),

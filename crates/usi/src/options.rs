@@ -83,6 +83,8 @@ pub struct Options {
     pub multipv: usize,
     /// `USI_Ponder`.
     pub ponder: bool,
+    /// `USI_ShowWDL`: `info` lines carry `wdl W D L`.
+    pub show_wdl: bool,
     /// `Rules`.
     pub rules: RuleSet,
     /// `MaxPlies` (0: the rule set's own limit).
@@ -129,7 +131,7 @@ pub const OPTIONS: &[UsiOption] = &[
         name: "USI_Hash",
         aliases: &["Hash"],
         kind: OptionType::Spin { default: 16, min: 1, max: MAX_HASH_MB },
-        meaning: "hash table MiB (allocated at `isready`; a size that cannot be had is refused and the old table kept)",
+        meaning: "hash table MiB (allocated at `isready`, taking memory only as the search fills it; a size beyond the memory the system has available is refused with the figure and the old table kept)",
         listed: true,
         set: |o, v| {
             o.hash_mb = number(v) as usize;
@@ -144,6 +146,18 @@ pub const OPTIONS: &[UsiOption] = &[
         listed: true,
         set: |o, v| {
             o.ponder = flag(v);
+            Ok(())
+        },
+    },
+    UsiOption {
+        name: "USI_ShowWDL",
+        // The name Stockfish and Lc0 give it over UCI (XBoard through UCI2WB).
+        aliases: &["UCI_ShowWDL"],
+        kind: OptionType::Check(false),
+        meaning: "`info` lines carry `wdl W D L`, the side to move's chances per mille from the evaluation's calibrated score scale (draws left out, as they nearly are in minishogi; also `UCI_ShowWDL`)",
+        listed: true,
+        set: |o, v| {
+            o.show_wdl = flag(v);
             Ok(())
         },
     },
@@ -184,7 +198,7 @@ pub const OPTIONS: &[UsiOption] = &[
         name: "MaxPlies",
         aliases: &[],
         kind: OptionType::Spin { default: 0, min: 0, max: MAX_GAME_MOVES as i64 },
-        meaning: "draw after this many plies (0: the rule set's own limit)",
+        meaning: "draw after this many plies (0: the rule set's own limit); at most 10,000, the most moves any game may hold",
         listed: true,
         set: |o, v| {
             o.max_plies = number(v) as u32;
@@ -283,6 +297,7 @@ impl Default for Options {
             threads: 0,
             multipv: 0,
             ponder: false,
+            show_wdl: false,
             rules: RuleSet::standard(),
             max_plies: 0,
             move_overhead_ms: 0,
@@ -434,6 +449,19 @@ fn set_tunable(name: &str, value: Option<&str>) -> Result<(), String> {
 }
 
 impl Options {
+    /// The score scale `wdl` is reported on (`USI_ShowWDL`): the evaluation's own, fitted
+    /// to its games' results (`gogo-train --calibrate`); `None` when it is off. A network
+    /// from a file is taken to be calibrated as the built-in one.
+    pub fn wdl_scale(&self) -> Option<f64> {
+        self.show_wdl.then(|| {
+            if self.use_nnue {
+                gogo_search::nnue::embedded_score_scale()
+            } else {
+                gogo_search::eval::classical_score_scale()
+            }
+        })
+    }
+
     /// `setoption name NAME [value VALUE]`: the option set, or why not (nothing changed).
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
         let Some(option) = OPTIONS.iter().find(|o| o.is_named(name)) else {

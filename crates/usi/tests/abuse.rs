@@ -134,7 +134,7 @@ fn the_table_size_cannot_take_the_machine_down() {
     let before = e.rss_bytes();
     e.send(&format!(
         "setoption name USI_Hash value {}",
-        available_mb + 1024
+        available_mb * 2 + 1024
     ));
     e.send("isready");
     let lines = e.expect("readyok", secs(30));
@@ -148,6 +148,7 @@ fn the_table_size_cannot_take_the_machine_down() {
         "{refusal}"
     );
     still_plays(&mut e);
+    // (Twice the available memory and more: other tests may free memory meanwhile.)
     // A large size that the machine has: the process does not grow by it.
     let large_mb = (available_mb / 4).clamp(64, 4096);
     e.send(&format!("setoption name USI_Hash value {large_mb}"));

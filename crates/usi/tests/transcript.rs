@@ -29,6 +29,7 @@ fn handshake_lists_every_option() {
     for name in [
         "USI_Hash",
         "USI_Ponder",
+        "USI_ShowWDL",
         "Threads",
         "MultiPV",
         "Rules",
@@ -52,6 +53,57 @@ fn handshake_lists_every_option() {
     }
     e.ready();
     assert!(e.quit().success());
+}
+
+/// With `USI_ShowWDL`, every search line carries `wdl W D L` for the side to move, from the
+/// score on the evaluation's calibrated scale: the three add up to 1000, a better score
+/// means more wins, a mate is all wins. Without it, none does.
+#[test]
+fn wdl_on_request() {
+    let mut e = Gogo::start();
+    e.handshake();
+    e.send("position startpos");
+    e.send("go depth 6");
+    let lines = e.expect("bestmove", secs(30));
+    assert!(!lines.iter().any(|l| l.contains(" wdl ")), "{lines:?}");
+    for (option, nnue) in [("UseNNUE", "true"), ("UseNNUE", "false")] {
+        e.send("setoption name USI_ShowWDL value true");
+        e.send(&format!("setoption name {option} value {nnue}"));
+        e.ready();
+        // A position Sente mates in three plies (a tsume of the problem set) and the start.
+        for (position, mate) in [
+            ("position sfen 2k2/5/2P2/5/K3G b G 1", true),
+            ("position startpos", false),
+        ] {
+            e.send(position);
+            e.send("go depth 6");
+            let lines = e.expect("bestmove", secs(30));
+            let mut seen = 0;
+            for line in lines.iter().filter(|l| l.contains(" score ")) {
+                let EngineMessage::Info(info) = line.parse().unwrap() else {
+                    panic!("{line}")
+                };
+                let wdl = info.wdl.unwrap_or_else(|| panic!("no wdl: {line}"));
+                assert_eq!(wdl.win + wdl.draw + wdl.loss, 1000, "{line}");
+                match info.score.unwrap() {
+                    InfoScore::Mate(n) => assert_eq!(wdl.win, if n > 0 { 1000 } else { 0 }),
+                    InfoScore::Centipawns(cp) => {
+                        assert_eq!(wdl.win >= 500, cp >= 0, "{line}");
+                        assert!(cp.abs() > 2000 || (1..1000).contains(&wdl.win), "{line}");
+                    }
+                }
+                seen += 1;
+            }
+            assert!(seen > 0, "{lines:?}");
+            if mate {
+                let last = lines.iter().rev().find(|l| l.contains(" score ")).unwrap();
+                assert!(
+                    last.contains("score mate") && last.contains("wdl 1000 0 0"),
+                    "{last}"
+                );
+            }
+        }
+    }
 }
 
 #[test]
