@@ -39,6 +39,60 @@ pub enum ClockSetting {
     },
 }
 
+/// A side of the board, as the page names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    /// Sente (moves first).
+    Sente,
+    /// Gote.
+    Gote,
+}
+
+impl From<gogo_rules::Color> for Side {
+    fn from(color: gogo_rules::Color) -> Side {
+        match color {
+            gogo_rules::Color::Sente => Side::Sente,
+            gogo_rules::Color::Gote => Side::Gote,
+        }
+    }
+}
+
+impl From<Side> for gogo_rules::Color {
+    fn from(side: Side) -> gogo_rules::Color {
+        match side {
+            Side::Sente => gogo_rules::Color::Sente,
+            Side::Gote => gogo_rules::Color::Gote,
+        }
+    }
+}
+
+/// How a game ended other than by the rules (which replaying its moves finds again): the
+/// state carries it, the page keeps it with the moves, and a `new_game` that plays a kept
+/// game again brings it back, so that no reload or dropped connection loses a resignation
+/// or a flag fall, or revives the game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum KeptEnding {
+    /// This side resigned.
+    Resignation {
+        /// Who resigned.
+        loser: Side,
+    },
+    /// This side ran out of time.
+    Time {
+        /// Whose flag fell.
+        loser: Side,
+    },
+    /// This side's engine played an illegal move, sent an unreadable answer, or failed.
+    Forfeit {
+        /// Whose engine.
+        loser: Side,
+        /// What happened, in words.
+        why: String,
+    },
+}
+
 /// What the page asks.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -67,6 +121,10 @@ pub enum Request {
         /// reload or a dropped connection) is played again up to where it was.
         #[serde(default)]
         moves: Vec<String>,
+        /// How the kept game ended, if not by the rules: it ends so again once its moves
+        /// are played.
+        #[serde(default)]
+        ending: Option<KeptEnding>,
     },
     /// The person's move, in USI.
     Move {
@@ -201,6 +259,8 @@ pub struct GameView {
     pub result: Option<String>,
     /// Why it ended, in words.
     pub reason: Option<String>,
+    /// How it ended when not by the rules, for the page to keep (see [`KeptEnding`]).
+    pub ending: Option<KeptEnding>,
     /// Sente's score after each ply, as far as the engine said (for the graph).
     pub scores: Vec<Option<f64>>,
     /// The engine's name.

@@ -107,6 +107,39 @@ fn piece_letter(kind: PieceKind) -> String {
     }
 }
 
+/// An ending as the page keeps it; `None` for the rules' endings, which replaying the moves
+/// finds again.
+fn kept_ending(ending: &Ending) -> Option<KeptEnding> {
+    Some(match ending {
+        Ending::Rules(_) => return None,
+        Ending::Resignation(c) => KeptEnding::Resignation { loser: (*c).into() },
+        Ending::Time(c) => KeptEnding::Time { loser: (*c).into() },
+        Ending::IllegalMove(c, _) | Ending::Malformed(c, _) | Ending::EngineFailure(c, _) => {
+            KeptEnding::Forfeit {
+                loser: (*c).into(),
+                why: ending.reason(),
+            }
+        }
+        // The board adjudicates nothing; were it to, the winner's opponent forfeits.
+        Ending::Adjudicated(w) => KeptEnding::Forfeit {
+            loser: (!*w).into(),
+            why: ending.reason(),
+        },
+    })
+}
+
+/// The ending a kept game comes back with (a forfeit's words are kept as they were said,
+/// cut short).
+fn restored_ending(kept: KeptEnding) -> Ending {
+    match kept {
+        KeptEnding::Resignation { loser } => Ending::Resignation(loser.into()),
+        KeptEnding::Time { loser } => Ending::Time(loser.into()),
+        KeptEnding::Forfeit { loser, why } => {
+            Ending::EngineFailure(loser.into(), crate::messages::brief(&why))
+        }
+    }
+}
+
 impl Session {
     /// A session that plays with `engine`, starting with a game the person plays as Sente.
     pub fn new(engine: EngineHandle) -> Session {
@@ -185,6 +218,7 @@ impl Session {
             clock: clock_view(&self.clock),
             result: self.ending.as_ref().map(|e| e.result().to_string()),
             reason: self.ending.as_ref().map(Ending::reason),
+            ending: self.ending.as_ref().and_then(kept_ending),
             scores: self.scores.clone(),
             engine: self.engine_name.clone(),
             level: self.level,
@@ -210,6 +244,7 @@ impl Session {
                 level,
                 max_plies,
                 moves,
+                ending,
             } => {
                 if level > MAX_LEVEL {
                     return vec![Session::error(format!(
@@ -257,6 +292,11 @@ impl Session {
                 }
                 self.level = level;
                 self.reset(game, [sente, gote], time_control(clock));
+                // A kept game that ended otherwise than by the rules ends so again (only if
+                // every move was played again: it is then the same game).
+                if let (Some(ending), None, None) = (ending, &replay_error, &self.ending) {
+                    self.end(restored_ending(ending));
+                }
                 self.engine.send(EngineCommand::NewGame);
                 let mut updates = self.after_change();
                 updates.extend(replay_error);

@@ -86,23 +86,23 @@ function send(request) {
 // The game as this browser keeps it: how it was set up, and its moves.
 function keepGame(state) {
   if (!gogo.lastRequest) return;
-  const kept = { request: gogo.lastRequest, start: state.positions[0], moves: state.moves.map((m) => m.usi), over: !!state.result };
+  const kept = { request: gogo.lastRequest, start: state.positions[0], moves: state.moves.map((m) => m.usi), ending: state.ending || null };
   localStorage.setItem(STORE.game, JSON.stringify(kept));
 }
 
-// After (re)connecting, the kept game is played again on the server. A finished game comes
-// back for study: both sides to the person, so that nothing revives it.
+// After (re)connecting, the kept game is played again on the server, with how it ended when
+// the rules did not end it (a resignation, a flag fall): a finished game comes back finished.
 function restoreGame(state) {
   gogo.restored = true;
   let kept = null;
   try { kept = JSON.parse(localStorage.getItem(STORE.game) || "null"); } catch (e) { kept = null; }
   if (!kept || !kept.request || !Array.isArray(kept.moves)) return false;
   const same = state.positions[0] === kept.start && state.moves.length === kept.moves.length
-    && state.moves.every((m, i) => m.usi === kept.moves[i]);
+    && state.moves.every((m, i) => m.usi === kept.moves[i])
+    && JSON.stringify(state.ending || null) === JSON.stringify(kept.ending || null);
   gogo.lastRequest = kept.request;
   if (same) return false;
-  const request = Object.assign({}, kept.request, { start: kept.start, moves: kept.moves });
-  if (kept.over) { request.sente = "human"; request.gote = "human"; }
+  const request = Object.assign({}, kept.request, { start: kept.start, moves: kept.moves, ending: kept.ending || null });
   gogo.flipped = request.sente === "engine" && request.gote === "human";
   send(request);
   return true;

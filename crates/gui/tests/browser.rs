@@ -704,6 +704,49 @@ fn a_reload_restores_the_game() {
     assert!(after["legal"].as_array().unwrap().len() > 1);
 }
 
+/// A resignation survives two reloads: the page keeps how the game ended and the server
+/// ends the replayed game so again; the players stay as they were and the game never comes
+/// back live (hardening of the board, issue 35 item 1).
+#[test]
+#[cfg_attr(
+    not(has_browser),
+    ignore = "no /usr/bin/chromium and /usr/bin/chromedriver (scripts/gui-e2e.sh installs them)"
+)]
+fn a_resigned_game_stays_resigned_across_reloads() {
+    let Some((_one, browser, url)) = open_board() else {
+        return;
+    };
+    page_new_game(&browser, "human", "engine");
+    click_move(&browser, "3e4d", "sente");
+    browser.wait(
+        "return window.gogo.state.moves.length === 2;",
+        "the engine's answer",
+    );
+    page_send(&browser, r#"{type: "resign"}"#);
+    browser.wait(
+        "return window.gogo.state.result === '0-1';",
+        "the resignation",
+    );
+    let resigned = check_page(&browser);
+    for reload in 1..=2 {
+        browser.open(&url);
+        browser.wait(
+            "return !!(window.gogo && window.gogo.state) && window.gogo.state.moves.length === 2 && window.gogo.state.result !== null;",
+            "the resigned game played again",
+        );
+        let state = check_page(&browser);
+        assert_eq!(state["positions"], resigned["positions"], "reload {reload}");
+        assert_eq!(state["result"], "0-1", "reload {reload}");
+        assert_eq!(state["reason"], "resignation", "reload {reload}");
+        assert_eq!(
+            state["players"],
+            json!(["human", "engine"]),
+            "reload {reload}"
+        );
+        assert!(state["legal"].as_array().unwrap().is_empty());
+    }
+}
+
 /// After an analysis with three lines, turned off, the engine's game move is searched with
 /// one line: the shell engine plays 1b1c when it was told one line, 5a5b otherwise.
 #[test]

@@ -563,3 +563,66 @@ async fn takeback_after_resigning_kept_games_and_move_limits() {
     let state = next(&mut s, "state", |v| moves(v) == 2).await;
     assert_eq!(state["result"], "1/2-1/2", "{state}");
 }
+
+/// Issue 35, item 1: a resignation survives reloads. The state carries how the game ended;
+/// the page keeps it and sends it back with the moves; the server replays the game and ends
+/// it so again, with the players as they were, and a finished game never comes back live.
+#[tokio::test]
+async fn a_resigned_game_stays_resigned_when_played_again() {
+    let engine = || shell_engine(r#"echo "bestmove 1b1c""#);
+    let mut s = connect(engine()).await;
+    next(&mut s, "state", |_| true).await;
+    request(&mut s, new_game("standard", "human", "engine")).await;
+    next(&mut s, "state", |v| moves(v) == 0).await;
+    request(&mut s, json!({"type": "move", "usi": "3e4d"})).await;
+    next(&mut s, "state", |v| moves(v) == 2).await;
+    request(&mut s, json!({"type": "resign"})).await;
+    let resigned = next(&mut s, "state", |v| !v["result"].is_null()).await;
+    assert_eq!(resigned["result"], "0-1");
+    assert_eq!(
+        resigned["ending"],
+        json!({"kind": "resignation", "loser": "sente"})
+    );
+    let kept_moves: Vec<Value> = resigned["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["usi"].clone())
+        .collect();
+    // Two reloads: each a fresh connection (a fresh session) that plays the kept game again.
+    let mut ending = resigned["ending"].clone();
+    for reload in 1..=2 {
+        drop(s);
+        s = connect(engine()).await;
+        next(&mut s, "state", |_| true).await;
+        let mut again = new_game("standard", "human", "engine");
+        again["moves"] = json!(kept_moves);
+        again["ending"] = ending.clone();
+        request(&mut s, again).await;
+        let state = next(&mut s, "state", |v| moves(v) == 2).await;
+        assert_eq!(state["result"], "0-1", "reload {reload}: {state}");
+        assert_eq!(state["reason"], "resignation");
+        assert_eq!(state["players"], json!(["human", "engine"]));
+        assert!(state["legal"].as_array().unwrap().is_empty());
+        ending = state["ending"].clone();
+        assert_eq!(ending, json!({"kind": "resignation", "loser": "sente"}));
+        // Nothing revives it: no move, and no takeback of a resigned game.
+        request(&mut s, json!({"type": "move", "usi": "4d3c"})).await;
+        let refused = next(&mut s, "error", |_| true).await;
+        assert!(
+            refused["message"].as_str().unwrap().contains("over"),
+            "{refused}"
+        );
+        request(&mut s, json!({"type": "takeback"})).await;
+        next(&mut s, "error", |_| true).await;
+    }
+    // A kept ending that does not fit the moves' own end is not applied: a game the rules
+    // ended (here none did) keeps the rules' verdict, and a kept game whose moves do not all
+    // replay comes back live where they stop, with a message.
+    let mut wrong = new_game("standard", "human", "human");
+    wrong["moves"] = json!(["3e4d", "9z9z"]);
+    wrong["ending"] = json!({"kind": "time", "loser": "gote"});
+    request(&mut s, wrong).await;
+    let state = next(&mut s, "state", |v| moves(v) == 1).await;
+    assert!(state["result"].is_null(), "{state}");
+}
