@@ -747,6 +747,91 @@ fn a_resigned_game_stays_resigned_across_reloads() {
     }
 }
 
+/// Issue 35, items 2 to 4, in the window a laptop gives: at 1280x650 (what a 1280x800
+/// window leaves the page) both players' rows, hands and clocks are in view; every button
+/// draws its text with a font that has its characters (the promotion dialog's 成 and 不成
+/// showed as empty boxes); and a confirmation button keeps a readable contrast when hovered
+/// (white on beige before), at least WCAG AA's 4.5:1.
+#[test]
+#[cfg_attr(
+    not(has_browser),
+    ignore = "no /usr/bin/chromium and /usr/bin/chromedriver (scripts/gui-e2e.sh installs them)"
+)]
+fn clocks_fonts_and_confirmations_read_in_a_laptop_window() {
+    let Some((_one, browser, _)) =
+        open_board_with(EngineSpec::new(gogo().display().to_string()), (1280, 800))
+    else {
+        return;
+    };
+    // Headless Chromium's window keeps some of its height for itself, as a desktop one does:
+    // the page gets about 650 px of the 800, and must fit in 650.
+    let view = browser
+        .script("return window.innerHeight;")
+        .as_f64()
+        .unwrap();
+    assert!((600.0..=700.0).contains(&view), "{view} px");
+    let clocked = r#"{type: "new_game", start: "standard", rules: "standard", sente: "human", gote: "engine", clock: {kind: "byoyomi", main_ms: 600000, byoyomi_ms: 10000}, level: 0, max_plies: 0, moves: []}"#;
+    browser.script(&format!("window.gogo.lastRequest = {clocked};"));
+    page_send(&browser, clocked);
+    browser.wait(
+        "return window.gogo.state.clock !== null && document.getElementById('clock-bottom').textContent !== '';",
+        "the clocks",
+    );
+    let bottoms = browser.script(
+        "return ['label-bottom', 'clock-bottom', 'hand-bottom', 'board', 'clock-top'].map(id => [id, document.getElementById(id).getBoundingClientRect().bottom]);",
+    );
+    for pair in bottoms.as_array().unwrap() {
+        let (id, bottom) = (&pair[0], pair[1].as_f64().unwrap());
+        assert!(
+            bottom <= 650.0,
+            "{id} ends at {bottom} px, below the 650 px view"
+        );
+    }
+
+    // Each character of each button's text, drawn in the button's own font, is not the box
+    // drawn for a character no font has (CI has no CJK fonts: there 成 was that box).
+    let missing = browser.script(
+        r#"const canvas = document.createElement('canvas'); canvas.width = 60; canvas.height = 60;
+        const ctx = canvas.getContext('2d');
+        const ink = (font, ch) => { ctx.clearRect(0, 0, 60, 60); ctx.font = font; ctx.fillText(ch, 5, 45); return Array.from(ctx.getImageData(0, 0, 60, 60).data).join(','); };
+        const missing = [];
+        for (const b of document.querySelectorAll('button')) {
+          const family = getComputedStyle(b).fontFamily;
+          for (const ch of new Set(b.textContent)) {
+            if (ch.charCodeAt(0) < 0x2000 || ch.trim() === '') continue;
+            if (ink(`40px ${family}`, ch) === ink(`40px ${family}`, '\u{10FFFD}')) missing.push(b.id + ':' + ch + ' in ' + family);
+          }
+        }
+        return missing;"#,
+    );
+    assert_eq!(missing, json!([]), "characters drawn as boxes");
+    let promote = browser
+        .script("return getComputedStyle(document.getElementById('promote-yes')).fontFamily;");
+    assert!(
+        promote.as_str().unwrap().contains("gogo-pieces"),
+        "{promote}"
+    );
+
+    // The resign button asks first; hovered, its question reads.
+    browser.click("#resign");
+    let id = browser.element("#resign");
+    browser.post(
+        "/actions",
+        json!({"actions": [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+            "actions": [{"type": "pointerMove", "duration": 0, "origin": {"element-6066-11e4-a52e-4f735466cecf": id}, "x": 0, "y": 0}]}]}),
+    );
+    let contrast = browser.script(
+        r#"const b = document.getElementById('resign');
+        if (!b.matches(':hover') || !b.classList.contains('confirm')) return 'not hovered: ' + b.className;
+        const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+        const lum = (c) => { const [r, g, bl] = rgb(c).map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }); return 0.2126 * r + 0.7152 * g + 0.0722 * bl; };
+        const s = getComputedStyle(b); const a = lum(s.color), c = lum(s.backgroundColor);
+        return (Math.max(a, c) + 0.05) / (Math.min(a, c) + 0.05);"#,
+    );
+    let ratio = contrast.as_f64().unwrap_or_else(|| panic!("{contrast}"));
+    assert!(ratio >= 4.5, "hovered confirmation contrast {ratio:.2}:1");
+}
+
 /// After an analysis with three lines, turned off, the engine's game move is searched with
 /// one line: the shell engine plays 1b1c when it was told one line, 5a5b otherwise.
 #[test]
