@@ -109,6 +109,8 @@ function restoreGame(state) {
 }
 
 function showMessage(text) {
+  // An answer that ends in an error (the game ended meanwhile) leaves no hint waiting.
+  if ($("hint-text").textContent === "Hint: thinking…") $("hint-text").hidden = true;
   $("message-text").textContent = text;
   $("message").hidden = false;
   // The answer to a Load shows beside its button too.
@@ -492,6 +494,27 @@ function renderStatus() {
   }
   const limit = st.max_plies ? ` · draw at ${st.max_plies} plies` : "";
   $("turn").title = `rules: ${st.rules}${limit}`;
+  renderControls();
+}
+
+// Controls that would do nothing now are disabled, with the reason as their title.
+function renderControls() {
+  const st = gogo.state;
+  const live = !st.result;
+  const i = st.turn === "sente" ? 0 : 1;
+  const lost = st.ending && (st.ending.kind === "resignation" || st.ending.kind === "time");
+  const set = (id, enabled, why) => {
+    const b = $(id);
+    if (!b.hasAttribute("data-title")) b.setAttribute("data-title", b.title || "");
+    b.disabled = !enabled;
+    if (enabled) b.removeAttribute("data-why"); else b.setAttribute("data-why", why);
+    b.title = enabled ? (b.getAttribute("data-title") || "") : why;
+  };
+  set("takeback", st.moves.length > 0 && !lost, lost ? "a game lost by resignation or on time stays lost" : "no move to take back");
+  set("resign", live && st.players.includes("human"), live ? "no person plays in this game" : "the game is over");
+  set("hint", live && st.players[i] === "human", live ? "it is not your move" : "the game is over");
+  set("review-button", !gameInProgress() && st.moves.length > 0, st.moves.length === 0 ? "no move to review" : "finish the game first (or start one between two people)");
+  if (!live && $("hint-text").textContent === "Hint: thinking…") $("hint-text").hidden = true;
 }
 
 // The record: moves paired by number, marks of the review, the current move in view.

@@ -722,12 +722,26 @@ fn a_resigned_game_stays_resigned_across_reloads() {
         "return window.gogo.state.moves.length === 2;",
         "the engine's answer",
     );
+    // During the game against the engine, its review waits for the end.
+    let disabled =
+        |id: &str| browser.script(&format!("return document.getElementById('{id}').disabled;"));
+    assert_eq!(disabled("review-button"), json!(true));
+    assert_eq!(disabled("resign"), json!(false));
     page_send(&browser, r#"{type: "resign"}"#);
     browser.wait(
         "return window.gogo.state.result === '0-1';",
         "the resignation",
     );
     let resigned = check_page(&browser);
+    // Over: nothing to take back, resign or hint; the review may start.
+    for (id, off) in [
+        ("takeback", true),
+        ("resign", true),
+        ("hint", true),
+        ("review-button", false),
+    ] {
+        assert_eq!(disabled(id), json!(off), "{id}");
+    }
     for reload in 1..=2 {
         browser.open(&url);
         browser.wait(
@@ -944,8 +958,8 @@ fn the_record_the_fold_and_the_safeguards() {
     );
     assert_eq!(browser.state()["moves"], json!([]));
 
-    // Resigning asks twice; the result, a refused takeback's message and the buttons show
-    // above the fold.
+    // Resigning asks twice; the result and the buttons show above the fold, and taking a
+    // resigned game back is not offered (the button says why).
     browser.click("#resign");
     std::thread::sleep(Duration::from_millis(300));
     assert!(browser.state()["result"].is_null(), "resigned at one click");
@@ -954,14 +968,12 @@ fn the_record_the_fold_and_the_safeguards() {
         "return window.gogo.state.result !== null;",
         "the resignation",
     );
-    browser.click("#takeback");
-    browser.wait(
-        "return !document.getElementById('message').hidden;",
-        "the refusal",
+    assert_eq!(
+        browser
+            .script("const b = document.getElementById('takeback'); return [b.disabled, b.title];"),
+        json!([true, "a game lost by resignation or on time stays lost"])
     );
-    for id in [
-        "result", "message", "new-game", "takeback", "resign", "hint",
-    ] {
+    for id in ["result", "new-game", "takeback", "resign", "hint"] {
         assert_eq!(above_fold(id), Value::Bool(true), "{id} below the fold");
     }
 }
