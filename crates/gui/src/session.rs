@@ -19,6 +19,8 @@ use std::time::Duration;
 
 /// The highest strength level a game may ask of the engine.
 pub const MAX_LEVEL: u8 = 10;
+/// Plies played before the clocks run: each side's first move is free.
+const UNTIMED_PLIES: usize = 2;
 /// The most analysis lines the page shows.
 pub const MAX_MULTIPV: u32 = 8;
 /// Extra time an engine may take beyond its clock before it loses on time.
@@ -533,7 +535,9 @@ impl Session {
         self.review = None;
         self.review_job = None;
         self.hint_job = None;
-        if self.ending.is_none() {
+        // Each side's clock starts with its first move, as on lishogi: the first two plies
+        // are not timed (a person finds the board before the time runs).
+        if self.ending.is_none() && self.game.moves().len() >= UNTIMED_PLIES {
             let side = self.game.position().side_to_move();
             self.clock.start(side);
         }

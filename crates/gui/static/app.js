@@ -483,11 +483,16 @@ function renderStatus() {
   else if (st.thinking) text = `${side}: the engine is thinking…`;
   else if (st.players[i] === "human") text = st.players[0] === st.players[1] ? `${side} to move.` : `Your move (${side}).`;
   else text = `${side}: the engine's move.`;
+  if (!st.result && st.in_check) text += " Check!";
   turn.textContent = text;
   turn.className = "turn" + (st.thinking ? " thinking" : "");
   const box = $("result");
   if (!st.result) { box.hidden = true; box.textContent = ""; } else {
-    const who = st.result === "1-0" ? "Sente wins" : st.result === "0-1" ? "Gote wins" : "Draw";
+    // Against the engine, the result speaks to the person.
+    const winner = st.result === "1-0" ? 0 : st.result === "0-1" ? 1 : null;
+    const against = st.players[0] !== st.players[1];
+    const named = winner === null ? "Draw" : winner === 0 ? "Sente wins" : "Gote wins";
+    const who = against && winner !== null ? (st.players[winner] === "human" ? "You win" : "You lose") : named;
     box.textContent = `${who} (${st.result}) by ${st.reason}`;
     box.setAttribute("data-result", st.result);
     box.hidden = false;

@@ -388,6 +388,13 @@ fn a_whole_game_in_a_real_browser() {
         shown.as_str().unwrap().contains(outcome.reason()),
         "{shown}"
     );
+    // The person played Sente against gogo: the result speaks to them.
+    let words = match outcome.winner() {
+        Some(Color::Sente) => "You win",
+        Some(Color::Gote) => "You lose",
+        None => "Draw",
+    };
+    assert!(shown.as_str().unwrap().starts_with(words), "{shown}");
     if let Some(dir) = &shots {
         browser.screenshot(&dir.join("gui-finished.png"));
     }

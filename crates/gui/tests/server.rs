@@ -626,3 +626,22 @@ async fn a_resigned_game_stays_resigned_when_played_again() {
     let state = next(&mut s, "state", |v| moves(v) == 1).await;
     assert!(state["result"].is_null(), "{state}");
 }
+
+/// Issue 35: the clock starts with each side's first move, as on lishogi: neither runs
+/// before Sente's first move or Gote's; from the third ply on, the side to move's runs.
+#[tokio::test]
+async fn the_clocks_start_with_each_sides_first_move() {
+    let mut s = connect(shell_engine(r#"echo "bestmove 1b1c""#)).await;
+    next(&mut s, "state", |_| true).await;
+    let mut clocked = new_game("standard", "human", "engine");
+    clocked["clock"] = json!({"kind": "byoyomi", "main_ms": 60000, "byoyomi_ms": 5000});
+    request(&mut s, clocked).await;
+    let start = next(&mut s, "state", |v| moves(v) == 0).await;
+    assert!(start["clock"]["running"].is_null(), "{}", start["clock"]);
+    request(&mut s, json!({"type": "move", "usi": "3e4d"})).await;
+    let answered = next(&mut s, "state", |v| moves(v) == 2).await;
+    assert_eq!(answered["clock"]["running"], 0, "{}", answered["clock"]);
+    // Neither first move cost time (Sente's clock has just started to run).
+    assert_eq!(answered["clock"]["main_ms"][1], 60000);
+    assert!(answered["clock"]["main_ms"][0].as_u64().unwrap() > 59_000);
+}
