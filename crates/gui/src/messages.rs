@@ -93,6 +93,10 @@ pub enum KeptEnding {
     },
 }
 
+fn on() -> bool {
+    true
+}
+
 /// What the page asks.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -125,6 +129,10 @@ pub enum Request {
         /// are played.
         #[serde(default)]
         ending: Option<KeptEnding>,
+        /// Below full strength, the engine's move comes after a short, varied pause, as
+        /// a person's would (a move at once feels like a machine). On unless the page says.
+        #[serde(default = "on")]
+        thinking_pause: bool,
     },
     /// The person's move, in USI.
     Move {

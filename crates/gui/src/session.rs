@@ -19,6 +19,9 @@ use std::time::Duration;
 
 /// The highest strength level a game may ask of the engine.
 pub const MAX_LEVEL: u8 = 10;
+/// The shortest thinking pause below full strength, and how much longer it may be.
+const THINKING_PAUSE_MIN: Duration = Duration::from_millis(500);
+const THINKING_PAUSE_SPREAD_MS: u64 = 1300;
 /// Plies played before the clocks run: each side's first move is free.
 const UNTIMED_PLIES: usize = 2;
 /// The most analysis lines the page shows.
@@ -89,6 +92,12 @@ pub struct Session {
     hint_job: Option<u64>,
     /// The review of the game, if one was asked for since the game last changed.
     review: Option<Review>,
+    /// Whether the engine's moves below full strength come after a thinking pause.
+    thinking_pause: bool,
+    /// An engine move held back for its pause: its job, the move, when to play it.
+    paused_move: Option<(u64, Move, std::time::Instant)>,
+    /// Varies the pauses.
+    rng: gogo_rules::Rng,
     /// The review's running search: its job, the position's index, the last score said.
     review_job: Option<(u64, usize, Option<SenteEval>)>,
 }
@@ -163,6 +172,13 @@ impl Session {
             hint_job: None,
             review: None,
             review_job: None,
+            thinking_pause: true,
+            paused_move: None,
+            rng: gogo_rules::Rng::new(
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos() as u64),
+            ),
         }
     }
 
@@ -247,6 +263,7 @@ impl Session {
                 max_plies,
                 moves,
                 ending,
+                thinking_pause,
             } => {
                 if level > MAX_LEVEL {
                     return vec![Session::error(format!(
@@ -293,6 +310,7 @@ impl Session {
                     }
                 }
                 self.level = level;
+                self.thinking_pause = thinking_pause;
                 self.reset(game, [sente, gote], time_control(clock));
                 // A kept game that ended otherwise than by the rules ends so again (only if
                 // every move was played again: it is then the same game).
@@ -398,6 +416,7 @@ impl Session {
         self.job += 1;
         self.engine.send(EngineCommand::Stop);
         self.thinking = false;
+        self.paused_move = None;
         self.hint_job = None;
         self.scores = vec![None; game.moves().len() + 1];
         self.game = game;
@@ -417,6 +436,24 @@ impl Session {
         self.ending = Some(ending);
         self.analysis_lines.clear();
         self.pending_lines.clear();
+    }
+
+    /// How much longer an engine move that took `elapsed` waits before it is played: below
+    /// full strength (and with the pause on), a varied 0.5 to 1.8 s from the move's start,
+    /// at most a twentieth of the engine's main time left on a clock; `None` for no wait.
+    fn thinking_pause_left(&mut self, elapsed: Duration) -> Option<Duration> {
+        if self.level == 0 || !self.thinking_pause {
+            return None;
+        }
+        let mut pause = THINKING_PAUSE_MIN
+            + Duration::from_millis(self.rng.below(THINKING_PAUSE_SPREAD_MS as usize) as u64);
+        if self.clock.timed() {
+            let side = self.game.position().side_to_move();
+            pause = pause.min(self.clock.main()[side.index()] / 20);
+        }
+        pause
+            .checked_sub(elapsed)
+            .filter(|left| *left > Duration::from_millis(50))
     }
 
     fn position_command(&self) -> GuiCommand {
@@ -821,7 +858,7 @@ impl Session {
             EngineEvent::BestMove {
                 id,
                 answer,
-                elapsed: _,
+                elapsed,
             } if id == self.job && self.thinking => {
                 self.thinking = false;
                 let side = self.game.position().side_to_move();
@@ -834,7 +871,15 @@ impl Session {
                         self.end(Ending::IllegalMove(side, "win".into()));
                         vec![Update::State(Box::new(self.view()))]
                     }
-                    BestMove::Move(mv) => self.play(mv, ENGINE_GRACE),
+                    BestMove::Move(mv) => match self.thinking_pause_left(elapsed) {
+                        None => self.play(mv, ENGINE_GRACE),
+                        Some(pause) => {
+                            // Still thinking, as far as the page can tell.
+                            self.thinking = true;
+                            self.paused_move = Some((id, mv, std::time::Instant::now() + pause));
+                            Vec::new()
+                        }
+                    },
                 }
             }
             EngineEvent::Checkmate { id, answer } if id == self.job => {
@@ -889,7 +934,17 @@ impl Session {
     /// The clock: a person whose time is up loses. Returns the updates, if any.
     pub fn tick(&mut self) -> Vec<Update> {
         if self.ending.is_some() {
+            self.paused_move = None;
             return Vec::new();
+        }
+        if let Some((job, mv, at)) = self.paused_move {
+            if job != self.job {
+                self.paused_move = None;
+            } else if std::time::Instant::now() >= at {
+                self.paused_move = None;
+                self.thinking = false;
+                return self.play(mv, ENGINE_GRACE);
+            }
         }
         match self
             .clock

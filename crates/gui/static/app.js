@@ -25,7 +25,7 @@ const MOVES = {
 const MARK_SIGN = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 const CELL = 100, X0 = 10, Y0 = 25;
 const SVG_NS = "http://www.w3.org/2000/svg";
-const STORE = { level: "gogo.level", pieces: "gogo.pieces", sound: "gogo.sound", alternate: "gogo.alternate", game: "gogo.game" };
+const STORE = { level: "gogo.level", pieces: "gogo.pieces", sound: "gogo.sound", alternate: "gogo.alternate", pause: "gogo.pause", game: "gogo.game" };
 
 const gogo = {
   state: null,          // the last GameView from the server
@@ -835,7 +835,7 @@ function newGameRequest() {
   gogo.flipped = side === "gote";
   const level = Number($("ng-level").value);
   const maxPlies = Math.max(0, Math.round(Number($("ng-max-plies").value) || 0));
-  return { type: "new_game", start, rules: $("ng-rules").value, sente: players[0], gote: players[1], clock, level, max_plies: maxPlies, moves: [] };
+  return { type: "new_game", start, rules: $("ng-rules").value, sente: players[0], gote: players[1], clock, level, max_plies: maxPlies, thinking_pause: $("ng-pause").checked, moves: [] };
 }
 
 function showClockFields() {
@@ -871,6 +871,7 @@ function setup() {
   remember("piece-set", STORE.pieces, "select");
   remember("sound", STORE.sound, "check");
   remember("ng-alternate", STORE.alternate, "check");
+  remember("ng-pause", STORE.pause, "check");
   $("piece-set").addEventListener("change", render);
   $("new-game").onclick = openNewGameDialog;
   $("ng-cancel").onclick = () => { $("new-game-dialog").hidden = true; };

@@ -436,8 +436,9 @@ fn a_whole_game_in_a_real_browser() {
 }
 
 /// A game at level 1 through the dialog: the header names the level, the engine answers
-/// far sooner than the five seconds a move it is given (level 1 looks at 60 nodes, where
-/// full strength would think the whole time), and the choice is remembered after a reload.
+/// after a short thinking pause, far sooner than the five seconds a move it is given (level 1
+/// looks at 60 nodes, where full strength would think the whole time), and the choice is
+/// remembered after a reload.
 #[test]
 #[cfg_attr(
     not(has_browser),
@@ -477,8 +478,10 @@ fn a_game_at_level_1_answers_quickly() {
             "the engine's answer",
         );
         let took = asked.elapsed();
+        // Below full strength the move comes after a short thinking pause (0.5 to 1.8 s),
+        // not at once and not after the engine's whole 5 s.
         assert!(
-            took < Duration::from_millis(2500),
+            (Duration::from_millis(450)..Duration::from_millis(2500)).contains(&took),
             "{took:?} for a level-1 answer"
         );
     }

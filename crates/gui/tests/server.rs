@@ -645,3 +645,35 @@ async fn the_clocks_start_with_each_sides_first_move() {
     assert_eq!(answered["clock"]["main_ms"][1], 60000);
     assert!(answered["clock"]["main_ms"][0].as_u64().unwrap() > 59_000);
 }
+
+/// Issue 35, item 8: below full strength the engine's move comes after a short, varied
+/// thinking pause (the shell engine answers at once); at full strength, or with the pause
+/// off, at once.
+#[tokio::test]
+async fn a_weaker_level_takes_a_thinking_pause() {
+    let mut s = connect(shell_engine(r#"echo "bestmove 1b1c""#)).await;
+    next(&mut s, "state", |_| true).await;
+    let mut answers = Vec::new();
+    for (level, pause) in [(1, true), (1, true), (0, true), (3, false)] {
+        let mut game = new_game("standard", "human", "engine");
+        game["level"] = json!(level);
+        game["thinking_pause"] = json!(pause);
+        request(&mut s, game).await;
+        next(&mut s, "state", |v| moves(v) == 0 && v["level"] == level).await;
+        let sent = std::time::Instant::now();
+        request(&mut s, json!({"type": "move", "usi": "3e4d"})).await;
+        let thinking = next(&mut s, "state", |v| moves(v) == 1).await;
+        assert_eq!(thinking["thinking"], true);
+        next(&mut s, "state", |v| moves(v) == 2).await;
+        answers.push(sent.elapsed());
+    }
+    for paused in &answers[..2] {
+        assert!(
+            (Duration::from_millis(450)..Duration::from_millis(2200)).contains(paused),
+            "{answers:?}"
+        );
+    }
+    for at_once in &answers[2..] {
+        assert!(*at_once < Duration::from_millis(400), "{answers:?}");
+    }
+}
