@@ -166,7 +166,25 @@ pub enum Request {
         text: String,
     },
     /// The game as KIF and CSA, for saving.
-    Export,
+    Export {
+        /// The notation of moves in the review's comments.
+        #[serde(default)]
+        notation: Notation,
+    },
+}
+
+/// How moves are written for a person: the page's setting, for the record, hints, review
+/// notes and the comments of a saved record.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Notation {
+    /// `▲２四銀` (KIF's).
+    #[default]
+    Japanese,
+    /// `S-24`, as lishogi writes it.
+    Western,
+    /// `3e2d`.
+    Usi,
 }
 
 /// A score as the engine reported it, from Sente's point of view.
@@ -204,6 +222,8 @@ pub struct AnalysisLine {
     pub pv: Vec<String>,
     /// The PV in Japanese notation.
     pub pv_japanese: String,
+    /// The PV in Western notation (lishogi's).
+    pub pv_western: String,
 }
 
 /// A square's content for the page.
@@ -235,6 +255,8 @@ pub struct RecordMove {
     pub usi: String,
     /// Japanese notation with the mover's mark.
     pub japanese: String,
+    /// Western notation (lishogi's), e.g. `P-53`.
+    pub western: String,
 }
 
 /// What the page shows of the game.
@@ -300,6 +322,8 @@ pub enum Update {
         text: String,
         /// The line in Japanese, if mate.
         japanese: String,
+        /// The line in Western notation, if mate.
+        western: String,
     },
     /// The game as KIF and CSA text.
     Export {
@@ -316,6 +340,8 @@ pub enum Update {
         usi: String,
         /// The move in Japanese notation.
         japanese: String,
+        /// The move in Western notation.
+        western: String,
         /// The position the hint is for (SFEN), so that a late answer is not drawn on
         /// another position.
         sfen: String,

@@ -4,8 +4,9 @@
 //! [`Review::record`]); this module only keeps and judges what they said.
 
 use crate::chances::SenteEval;
-use crate::messages::SenteScore;
+use crate::messages::{Notation, SenteScore};
 use gogo_rules::kif::japanese;
+use gogo_rules::western::western;
 use gogo_rules::{Color, Game, Move, Outcome};
 use serde::Serialize;
 
@@ -114,6 +115,8 @@ pub struct ReviewedMove {
     pub best: Option<String>,
     /// That move in Japanese notation, with the mover's mark.
     pub best_japanese: Option<String>,
+    /// That move in Western notation.
+    pub best_western: Option<String>,
 }
 
 /// One side's review in figures.
@@ -228,6 +231,7 @@ impl Review {
                 best: best.map(|b| b.to_string()),
                 best_japanese: best
                     .map(|b| format!("{}{}", mark_of(mover), japanese(pos, b, previous))),
+                best_western: best.map(|b| western(pos, b)),
             });
         }
         out
@@ -270,8 +274,8 @@ impl Review {
     }
 
     /// KIF comments for each move of `game` (empty where there is nothing to say): the score
-    /// after the move, and the mark with the better move.
-    pub fn kif_comments(&self, game: &Game) -> Vec<String> {
+    /// after the move, and the mark with the better move in `notation`.
+    pub fn kif_comments(&self, game: &Game, notation: Notation) -> Vec<String> {
         let mut comments = vec![String::new(); game.moves().len()];
         for m in self.moves(game) {
             let score = match m.score {
@@ -292,7 +296,12 @@ impl Review {
                     mark.word(),
                     m.loss * 100.0
                 ));
-                if let Some(best) = &m.best_japanese {
+                let best = match notation {
+                    Notation::Japanese => m.best_japanese.clone(),
+                    Notation::Western => m.best_western.clone(),
+                    Notation::Usi => m.best.clone(),
+                };
+                if let Some(best) = best {
                     text.push_str(&format!(" 最善 {best}"));
                 }
             }
@@ -357,11 +366,17 @@ mod tests {
             (sente.moves, sente.blunders, gote.moves, gote.blunders),
             (1, 1, 1, 0)
         );
-        let comments = review.kif_comments(&game);
+        let comments = review.kif_comments(&game, Notation::Japanese);
         assert!(
             comments[0].contains("大悪手") && comments[0].contains("最善 ▲"),
             "{comments:?}"
         );
+        // The better move (3e3d, the silver) in the other notations.
+        assert_eq!(moves[0].best_western.as_deref(), Some("S-34"));
+        let western = review.kif_comments(&game, Notation::Western);
+        assert!(western[0].ends_with("最善 S-34"), "{western:?}");
+        let usi = review.kif_comments(&game, Notation::Usi);
+        assert!(usi[0].ends_with("最善 3e3d"), "{usi:?}");
         assert!(comments[1].contains("評価値 -650") && !comments[1].contains("悪手"));
     }
 

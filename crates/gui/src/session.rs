@@ -11,6 +11,7 @@ use gogo_protocol::{
     BestMove, Checkmate, ClientError, Clock, Ending, GoCommand, GuiCommand, Info, TimeControl,
 };
 use gogo_rules::kif::{japanese, japanese_line, read_kif, write_kif, KifInfo};
+use gogo_rules::western::{western, western_line};
 use gogo_rules::{
     csa, Color, Game, GameError, Move, PieceKind, Position, RuleSet, Square, TooManyMoves,
     MAX_GAME_MOVES,
@@ -213,6 +214,7 @@ impl Session {
             moves.push(RecordMove {
                 usi: mv.to_string(),
                 japanese: format!("{mark}{}", japanese(p, mv, previous)),
+                western: western(p, mv),
             });
             previous = Some(mv.to());
         }
@@ -372,7 +374,7 @@ impl Session {
             Request::Hint => self.hint(),
             Request::Review { millis } => self.start_review(millis),
             Request::Load { text } => self.load(&text),
-            Request::Export => {
+            Request::Export { notation } => {
                 let names = self.players.map(|p| match p {
                     Player::Human => "human".to_string(),
                     Player::Engine => self.engine_player_name(),
@@ -385,7 +387,7 @@ impl Session {
                     comments: self
                         .review
                         .as_ref()
-                        .map(|r| r.kif_comments(&self.game))
+                        .map(|r| r.kif_comments(&self.game, notation))
                         .unwrap_or_default(),
                 };
                 let ending = self.ending.as_ref().map(Ending::csa_word);
@@ -781,6 +783,7 @@ impl Session {
             nodes: info.nodes,
             pv: info.pv.iter().map(|m| m.to_string()).collect(),
             pv_japanese: japanese_line(pos, &info.pv),
+            pv_western: western_line(pos, &info.pv),
         })
     }
 
@@ -823,6 +826,7 @@ impl Session {
                     BestMove::Move(mv) if pos.is_legal(mv) => vec![Update::Hint {
                         usi: mv.to_string(),
                         japanese: japanese(pos, mv, self.game.moves().last().map(|m| m.to())),
+                        western: western(pos, mv),
                         sfen: pos.to_sfen(),
                     }],
                     _ => vec![Session::error("the engine has no move to suggest")],
@@ -884,7 +888,7 @@ impl Session {
             }
             EngineEvent::Checkmate { id, answer } if id == self.job => {
                 let pos = self.game.position();
-                let (text, japanese) = match answer {
+                let (text, japanese, western) = match answer {
                     Checkmate::Mate(line) => (
                         format!(
                             "mate in {} plies: {}",
@@ -895,16 +899,25 @@ impl Session {
                                 .join(" ")
                         ),
                         japanese_line(pos, &line),
+                        western_line(pos, &line),
                     ),
-                    Checkmate::NoMate => ("no mate".into(), String::new()),
-                    Checkmate::Timeout => ("no answer in time".into(), String::new()),
-                    Checkmate::NotImplemented => {
-                        ("this engine has no mate search".into(), String::new())
+                    Checkmate::NoMate => ("no mate".into(), String::new(), String::new()),
+                    Checkmate::Timeout => {
+                        ("no answer in time".into(), String::new(), String::new())
                     }
+                    Checkmate::NotImplemented => (
+                        "this engine has no mate search".into(),
+                        String::new(),
+                        String::new(),
+                    ),
                 };
                 // The analysis, if it was on, goes on.
                 self.start_engine_work();
-                vec![Update::Mate { text, japanese }]
+                vec![Update::Mate {
+                    text,
+                    japanese,
+                    western,
+                }]
             }
             EngineEvent::Failed { id, error } => {
                 let message = match &error {

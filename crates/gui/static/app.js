@@ -25,7 +25,7 @@ const MOVES = {
 const MARK_SIGN = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 const CELL = 100, X0 = 10, Y0 = 25;
 const SVG_NS = "http://www.w3.org/2000/svg";
-const STORE = { level: "gogo.level", pieces: "gogo.pieces", sound: "gogo.sound", alternate: "gogo.alternate", pause: "gogo.pause", game: "gogo.game" };
+const STORE = { level: "gogo.level", pieces: "gogo.pieces", notation: "gogo.notation", sound: "gogo.sound", alternate: "gogo.alternate", pause: "gogo.pause", game: "gogo.game" };
 
 const gogo = {
   state: null,          // the last GameView from the server
@@ -68,7 +68,7 @@ function connect() {
     switch (update.type) {
       case "state": onState(update); break;
       case "analysis": gogo.analysis = update.lines; renderAnalysis(); renderBoard(); break;
-      case "mate": $("mate-result").textContent = `Mate search: ${update.text} ${update.japanese}`; break;
+      case "mate": $("mate-result").textContent = `Mate search: ${update.text} ${notation() === "western" ? update.western : notation() === "usi" ? "" : update.japanese}`; break;
       case "hint": onHint(update); break;
       case "review": gogo.review = update; renderReview(); renderMoves(); renderGraph(); break;
       case "export": onExport(update); break;
@@ -148,12 +148,20 @@ function onState(state) {
   render();
 }
 
+// The notation setting: a move (or a line) as the person reads them. Japanese carries the
+// mover's mark; Western and USI are written plain, as lishogi writes them.
+function notation() { return $("notation").value; }
+function moveText(m) {
+  return { japanese: m.japanese, western: m.western, usi: m.usi }[notation()] || m.japanese;
+}
+
 function onHint(update) {
   const st = gogo.state;
   if (!st || update.sfen !== st.positions[st.positions.length - 1]) return;
   gogo.hint = update;
   const mark = st.turn === "sente" ? "▲" : "△";
-  $("hint-text").textContent = `Hint: ${mark}${update.japanese} (${update.usi})`;
+  const text = notation() === "japanese" ? `${mark}${update.japanese} (${update.usi})` : moveText(update);
+  $("hint-text").textContent = `Hint: ${text}`;
   $("hint-text").hidden = false;
   renderBoard();
 }
@@ -543,7 +551,7 @@ function renderMoves() {
       if (!sente) row.insertCell().className = "empty";
     }
     const td = row.insertCell();
-    td.textContent = m.japanese;
+    td.textContent = moveText(m);
     td.title = m.usi;
     td.setAttribute("data-ply", i + 1);
     const mark = marks.get(i + 1);
@@ -590,10 +598,11 @@ function renderReview() {
   progress.title = `${r.done} of ${r.total} positions at ${r.millis} ms`;
   const m = gogo.state && r.moves.find((x) => x.ply === currentPly());
   if (m) {
-    const played = gogo.state.moves[m.ply - 1].japanese;
+    const played = moveText(gogo.state.moves[m.ply - 1]);
     let text = `${m.ply}. ${played}: ${scoreText(m.score) || "end"} (Sente ${(m.sente_win * 100).toFixed(0)}%)`;
     if (m.mark) text += ` — ${m.mark}, −${(m.loss * 100).toFixed(0)}%`;
-    if (m.mark && m.best_japanese) text += `; better ${m.best_japanese}`;
+    const better = { japanese: m.best_japanese, western: m.best_western, usi: m.best }[notation()];
+    if (m.mark && better) text += `; better ${better}`;
     note.textContent = text;
     note.hidden = false;
   } else {
@@ -640,7 +649,8 @@ function renderAnalysis() {
     const nps = line.nps ? ` · ${(line.nps / 1000).toFixed(0)} kN/s` : "";
     div.innerHTML = `<span class="score"></span>${chance} · depth ${line.depth}${nps}<div class="ja"></div><div class="pv"></div>`;
     div.querySelector(".score").textContent = `#${line.multipv} ${scoreText(line.score)}`;
-    div.querySelector(".ja").textContent = line.pv_japanese;
+    // The line in the chosen notation, with USI under it unless that is the choice.
+    div.querySelector(".ja").textContent = notation() === "western" ? line.pv_western : notation() === "usi" ? "" : line.pv_japanese;
     div.querySelector(".pv").textContent = line.pv.join(" ");
     box.appendChild(div);
   }
@@ -869,6 +879,14 @@ function setup() {
   setupBoard();
   remember("ng-level", STORE.level, "select");
   remember("piece-set", STORE.pieces, "select");
+  // Until chosen, the notation follows the piece set: Western with the letters.
+  if (localStorage.getItem(STORE.notation) === null) $("notation").value = $("piece-set").value === "international" ? "western" : "japanese";
+  remember("notation", STORE.notation, "select");
+  $("piece-set").addEventListener("change", () => {
+    if (localStorage.getItem(STORE.notation) === null) $("notation").value = $("piece-set").value === "international" ? "western" : "japanese";
+    render();
+  });
+  $("notation").addEventListener("change", render);
   remember("sound", STORE.sound, "check");
   remember("ng-alternate", STORE.alternate, "check");
   remember("ng-pause", STORE.pause, "check");
@@ -929,9 +947,9 @@ function setup() {
     clearMessage();
     send({ type: "review", millis: Math.round(Number($("review-ms").value) || 200) });
   };
-  $("copy-sfen").onclick = () => { gogo.exportWanted = "sfen"; send({ type: "export" }); };
-  $("save-kif").onclick = () => { gogo.exportWanted = "kif"; send({ type: "export" }); };
-  $("save-csa").onclick = () => { gogo.exportWanted = "csa"; send({ type: "export" }); };
+  $("copy-sfen").onclick = () => { gogo.exportWanted = "sfen"; send({ type: "export", notation: notation() }); };
+  $("save-kif").onclick = () => { gogo.exportWanted = "kif"; send({ type: "export", notation: notation() }); };
+  $("save-csa").onclick = () => { gogo.exportWanted = "csa"; send({ type: "export", notation: notation() }); };
   showClockFields();
   connect();
 }

@@ -856,6 +856,45 @@ fn clocks_fonts_and_confirmations_read_in_a_laptop_window() {
     assert!(ratio >= 4.5, "hovered confirmation contrast {ratio:.2}:1");
 }
 
+/// The notation setting (issue 35, item 5): the record reads in Japanese, in Western as
+/// lishogi writes it, and in USI; the choice is remembered, and until one is made the
+/// notation follows the piece set.
+#[test]
+#[cfg_attr(
+    not(has_browser),
+    ignore = "no /usr/bin/chromium and /usr/bin/chromedriver (scripts/gui-e2e.sh installs them)"
+)]
+fn the_record_reads_in_each_notation() {
+    let Some((_one, browser, url)) = open_board() else {
+        return;
+    };
+    page_new_game(&browser, "human", "human");
+    for usi in ["5d5c", "1b1c", "2e4c"] {
+        page_send(&browser, &format!(r#"{{type: "move", usi: "{usi}"}}"#));
+    }
+    browser.wait(
+        "return window.gogo.state.moves.length === 3;",
+        "three moves",
+    );
+    let record = || {
+        browser.script("return [...document.querySelectorAll('#moves td[data-ply]')].map(td => td.textContent.replace(/[?!]+$/, ''));")
+    };
+    assert_eq!(record(), json!(["▲５三歩", "△１三歩", "▲４三角"]));
+    for (choice, expected) in [
+        ("western", json!(["P-53", "P-13", "B-43"])),
+        ("usi", json!(["5d5c", "1b1c", "2e4c"])),
+    ] {
+        browser.click(&format!("#notation option[value='{choice}']"));
+        assert_eq!(record(), expected, "{choice}");
+    }
+    browser.open(&url);
+    browser.wait(
+        "return !!(window.gogo && window.gogo.state) && window.gogo.state.moves.length === 3;",
+        "the reloaded game",
+    );
+    assert_eq!(record(), json!(["5d5c", "1b1c", "2e4c"]));
+}
+
 /// After an analysis with three lines, turned off, the engine's game move is searched with
 /// one line: the shell engine plays 1b1c when it was told one line, 5a5b otherwise.
 #[test]

@@ -33,6 +33,7 @@ pub mod repetition;
 pub mod rng;
 pub mod sfen;
 pub mod square;
+pub mod western;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
