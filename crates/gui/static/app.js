@@ -23,9 +23,20 @@ const MOVES = {
   "+R": { steps: [NE, NW, SE, SW], slides: [N, E, W, S] },
 };
 const MARK_SIGN = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+// The welcome's pieces: each drawn in the middle of a 5x5 board with where it can go.
+const WELCOME_PIECES = [
+  ["K", "King", "one step any way"],
+  ["G", "Gold", "one step, not diagonally back"],
+  ["S", "Silver", "one step diagonally, or straight ahead"],
+  ["P", "Pawn", "one step ahead"],
+  ["B", "Bishop", "any distance diagonally"],
+  ["R", "Rook", "any distance straight"],
+  ["+B", "Horse (promoted bishop)", "a bishop, or one step straight"],
+  ["+R", "Dragon (promoted rook)", "a rook, or one step diagonally"],
+];
 const CELL = 100, X0 = 10, Y0 = 25;
 const SVG_NS = "http://www.w3.org/2000/svg";
-const STORE = { level: "gogo.level", pieces: "gogo.pieces", notation: "gogo.notation", sound: "gogo.sound", alternate: "gogo.alternate", pause: "gogo.pause", game: "gogo.game" };
+const STORE = { welcomed: "gogo.welcomed", level: "gogo.level", pieces: "gogo.pieces", notation: "gogo.notation", sound: "gogo.sound", alternate: "gogo.alternate", pause: "gogo.pause", game: "gogo.game" };
 
 const gogo = {
   state: null,          // the last GameView from the server
@@ -99,7 +110,9 @@ function restoreGame(state) {
   if (!kept || !kept.request || !Array.isArray(kept.moves)) return false;
   const same = state.positions[0] === kept.start && state.moves.length === kept.moves.length
     && state.moves.every((m, i) => m.usi === kept.moves[i])
-    && JSON.stringify(state.ending || null) === JSON.stringify(kept.ending || null);
+    && JSON.stringify(state.ending || null) === JSON.stringify(kept.ending || null)
+    && state.level === (kept.request.level || 0)
+    && state.players[0] === kept.request.sente && state.players[1] === kept.request.gote;
   gogo.lastRequest = kept.request;
   if (same) return false;
   const request = Object.assign({}, kept.request, { start: kept.start, moves: kept.moves, ending: kept.ending || null });
@@ -865,6 +878,35 @@ function openNewGameDialog() {
   $("new-game-dialog").hidden = false;
 }
 
+// The welcome: the rules in brief and the pieces, drawn with the page's own pieces in the
+// piece set chosen; shown on the first visit and from "How to play".
+function openWelcome() {
+  const box = $("welcome-pieces");
+  box.innerHTML = "";
+  const flipped = gogo.flipped;
+  gogo.flipped = false;
+  for (const [kind, name, note] of WELCOME_PIECES) {
+    const figure = document.createElement("figure");
+    const svg = el("svg", { viewBox: "0 0 150 150", "data-kind": kind }, figure);
+    for (let r = 0; r < 5; r++) for (let c = 0; c < 5; c++) el("rect", { x: c * 30, y: r * 30, width: 30, height: 30, class: "square" }, svg);
+    const moves = MOVES[kind];
+    for (const [dx, dy] of moves.steps) el("circle", { cx: 75 + dx * 30, cy: 75 + dy * 30, r: 6, class: "move-dot" }, svg);
+    for (const [dx, dy] of moves.slides) for (const k of [1, 2]) el("circle", { cx: 75 + dx * 30 * k, cy: 75 + dy * 30 * k, r: 6, class: "move-dot" }, svg);
+    pieceShape(svg, kind, "sente", 60, 59, 31);
+    const caption = document.createElement("figcaption");
+    caption.textContent = `${name}: ${note}`;
+    figure.appendChild(caption);
+    box.appendChild(figure);
+  }
+  gogo.flipped = flipped;
+  $("welcome").hidden = false;
+}
+
+function closeWelcome() {
+  $("welcome").hidden = true;
+  localStorage.setItem(STORE.welcomed, "yes");
+}
+
 function remember(id, key, kind) {
   const e = $(id);
   const saved = localStorage.getItem(key);
@@ -895,6 +937,26 @@ function setup() {
   $("ng-cancel").onclick = () => { $("new-game-dialog").hidden = true; };
   $("ng-start").onchange = () => { $("ng-sfen").hidden = $("ng-start").value !== "sfen"; };
   $("ng-clock").onchange = showClockFields;
+  const playFromWelcome = () => {
+    gogo.firstVisit = false;
+    closeWelcome();
+    clearMessage();
+    $("ng-level").value = $("welcome-level").value;
+    localStorage.setItem(STORE.level, $("ng-level").value);
+    $("ng-side").value = "sente";
+    const request = newGameRequest();
+    gogo.lastRequest = Object.assign({}, request, { moves: [] });
+    send(request);
+  };
+  $("welcome-open").onclick = openWelcome;
+  $("welcome-play").onclick = playFromWelcome;
+  // Closed on a first visit, the welcome still starts the game at its level: a first game is
+  // never at full strength unless chosen.
+  $("welcome-close").onclick = () => (gogo.firstVisit ? playFromWelcome() : closeWelcome());
+  if (localStorage.getItem(STORE.welcomed) === null) {
+    gogo.firstVisit = true;
+    openWelcome();
+  }
   $("ng-start-button").onclick = () => {
     $("new-game-dialog").hidden = true;
     clearMessage();
@@ -924,7 +986,12 @@ function setup() {
   });
   document.addEventListener("keydown", (e) => {
     if (e.target.matches && e.target.matches("input, textarea, select")) return;
-    if (e.key === "Escape") { cancelPromotion(); $("new-game-dialog").hidden = true; return; }
+    if (e.key === "Escape") {
+      cancelPromotion();
+      $("new-game-dialog").hidden = true;
+      if (!$("welcome").hidden) $("welcome-close").click();
+      return;
+    }
     const keys = { ArrowLeft: () => viewPly(currentPly() - 1), ArrowRight: () => viewPly(currentPly() + 1), Home: () => viewPly(0), End: () => viewPly(Infinity) };
     if (keys[e.key] && gogo.state) { e.preventDefault(); keys[e.key](); }
   });
