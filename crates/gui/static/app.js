@@ -126,11 +126,12 @@ function showMessage(text) {
   if ($("hint-text").textContent === "Hint: thinking…") $("hint-text").hidden = true;
   $("message-text").textContent = text;
   $("message").hidden = false;
-  // The answer to a Load shows beside its button too.
+  // The answer to a Load shows beside its button, and only there.
   if (gogo.loading) {
     gogo.loading = false;
     $("load-error").textContent = text;
     $("load-error").hidden = false;
+    $("message").hidden = true;
   }
 }
 
@@ -152,11 +153,15 @@ function onState(state) {
     gogo.hint = null;
     $("mate-result").textContent = "";
     $("hint-text").hidden = true;
+    // Another game (not a move of this one): the last export was of the game before.
+    if (before && (state.positions[0] !== before.positions[0] || state.moves.length < before.moves.length)) $("export-text").value = "";
     if (before && state.moves.length > before.moves.length) playSound();
   }
   if (before && before.result === null && state.result !== null) { gogo.analysis = []; renderAnalysis(); }
   keepGame(state);
-  const engine = state.engine_ready ? `engine: ${state.engine}${state.level ? ` (level ${state.level})` : ""}` : "engine: starting…";
+  const analysing = $("analyze") && $("analyze").checked;
+  const level = state.level ? ` (plays at level ${state.level}${analysing ? "; analysis at full strength" : ""})` : "";
+  const engine = state.engine_ready ? `engine: ${state.engine}${level}` : "engine: starting…";
   $("engine-name").textContent = engine;
   render();
 }
@@ -690,11 +695,13 @@ function renderGraph() {
   if (gogo.review) { scores[0] = scores[0] == null ? 0.5 : scores[0]; for (const m of gogo.review.moves) scores[m.ply] = m.sente_win; }
   const n = Math.max(scores.length - 1, 1);
   const points = [];
-  scores.forEach((s, i) => { if (s != null) points.push(`${(i / n) * 300},${90 - s * 90}`); });
+  // Sente's chance 1 at the top, 0 at the bottom, inside a margin so that marks are whole.
+  const y = (chance) => 85 - chance * 80;
+  scores.forEach((s, i) => { if (s != null) points.push(`${(i / n) * 300},${y(s)}`); });
   if (points.length > 0) el("polyline", { points: points.join(" "), fill: "none", stroke: "#3b2a14", "stroke-width": 2 }, svg);
   if (gogo.review) {
     for (const m of gogo.review.moves) {
-      if (m.mark) el("circle", { cx: (m.ply / n) * 300, cy: 90 - m.sente_win * 90, r: 3, class: `graph-mark ${m.mark}` }, svg);
+      if (m.mark) el("circle", { cx: (m.ply / n) * 300, cy: y(m.sente_win), r: 3, class: `graph-mark ${m.mark}` }, svg);
     }
   }
   const x = (currentPly() / n) * 300;

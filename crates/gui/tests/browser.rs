@@ -494,17 +494,23 @@ fn a_whole_game_in_a_real_browser() {
         "the loaded position",
     );
     check_page(&browser);
-    // Bad text: a message, the position kept.
+    // Bad text: a message beside the Load button, once (not in the message box too), the
+    // position kept.
     browser.type_text("#load-text", "not a position");
     browser.click("#load-button");
     browser.wait(
-        "return !document.getElementById('message').hidden;",
+        "return !document.getElementById('load-error').hidden;",
         "the error message",
     );
     let beside = browser.script("return document.getElementById('load-error').textContent;");
     assert!(
         beside.as_str().unwrap().starts_with("not SFEN, KIF or CSA"),
         "{beside}"
+    );
+    assert_eq!(
+        browser.script("return document.getElementById('message').hidden;"),
+        json!(true),
+        "the load error shown twice"
     );
     let kept = browser.script("return document.getElementById('board').getAttribute('data-sfen');");
     assert_eq!(kept.as_str().unwrap(), sfen);
@@ -534,7 +540,7 @@ fn a_game_at_level_1_answers_quickly() {
         "the level-1 game",
     );
     browser.wait(
-        "return document.getElementById('engine-name').textContent.endsWith('(level 1)');",
+        "return document.getElementById('engine-name').textContent.endsWith('(plays at level 1)');",
         "the engine named with its level",
     );
     for (ply, usi) in ["3e4d", "4d3c"].iter().enumerate() {
