@@ -27,17 +27,26 @@ pub struct Tunable {
     value: std::sync::atomic::AtomicI32,
 }
 
-macro_rules! tunable {
-    ($name:literal, $default:expr, $min:expr, $max:expr, $step:expr) => {
-        Tunable {
-            name: $name,
-            default: $default,
-            min: $min,
-            max: $max,
-            step: $step,
-            #[cfg(feature = "tune")]
-            value: std::sync::atomic::AtomicI32::new($default),
-        }
+/// Declares each tunable once: `NAME = (default, min, max, step);` makes `pub static NAME`
+/// and puts it in `TUNABLES`, so that no tunable can be missing from the table.
+macro_rules! tunables {
+    ($($(#[$doc:meta])* $name:ident = ($default:expr, $min:expr, $max:expr, $step:expr);)*) => {
+        $(
+            $(#[$doc])*
+            pub static $name: Tunable = Tunable {
+                name: stringify!($name),
+                default: $default,
+                min: $min,
+                max: $max,
+                step: $step,
+                #[cfg(feature = "tune")]
+                value: std::sync::atomic::AtomicI32::new($default),
+            };
+        )*
+        /// Every tunable search parameter, for the tuner and the USI options of a tuning
+        /// build, in the order declared. (Statics, so that a tuning build's values are the
+        /// ones the search reads.)
+        pub static TUNABLES: [&Tunable; [$(stringify!($name)),*].len()] = [$(&$name),*];
     };
 }
 
@@ -86,28 +95,12 @@ pub fn capture_gain(kind: PieceKind) -> i32 {
     BOARD_VALUE[kind.index()] + HAND_VALUE[kind.unpromote().index()]
 }
 
-/// Aspiration windows: the first half-width, and the depth from which they are used.
-pub static ASPIRATION_DELTA: Tunable = tunable!("ASPIRATION_DELTA", 25, 10, 60, 5);
 /// See [`ASPIRATION_DELTA`].
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
-
-/// Reverse futility pruning: deepest depth, margin per ply, and the margin given back when
-/// the evaluation is improving.
-pub static RFP_MAX_DEPTH: Tunable = tunable!("RFP_MAX_DEPTH", 6, 3, 9, 1);
-/// See [`RFP_MAX_DEPTH`].
-pub static RFP_MARGIN_PER_PLY: Tunable = tunable!("RFP_MARGIN_PER_PLY", 90, 40, 160, 10);
-/// See [`RFP_MAX_DEPTH`].
-pub static RFP_IMPROVING_BONUS: Tunable = tunable!("RFP_IMPROVING_BONUS", 30, 0, 80, 8);
 
 /// Null-move pruning: shallowest depth; the reduction is `base + depth / divisor` plus one
 /// per `eval_step` above beta, at most `eval_max` more.
 pub const NMP_MIN_DEPTH: i32 = 3;
-/// See [`NMP_MIN_DEPTH`].
-pub static NMP_BASE_REDUCTION: Tunable = tunable!("NMP_BASE_REDUCTION", 3, 1, 5, 1);
-/// See [`NMP_MIN_DEPTH`].
-pub static NMP_DEPTH_DIVISOR: Tunable = tunable!("NMP_DEPTH_DIVISOR", 4, 2, 8, 1);
-/// See [`NMP_MIN_DEPTH`].
-pub static NMP_EVAL_STEP: Tunable = tunable!("NMP_EVAL_STEP", 200, 80, 400, 25);
 /// See [`NMP_MIN_DEPTH`].
 pub const NMP_EVAL_MAX: i32 = 2;
 
@@ -116,8 +109,6 @@ pub const NMP_EVAL_MAX: i32 = 2;
 pub const PROBCUT_MIN_DEPTH: i32 = 5;
 /// See [`PROBCUT_MIN_DEPTH`].
 pub const PROBCUT_REDUCTION: i32 = 4;
-/// See [`PROBCUT_MIN_DEPTH`].
-pub static PROBCUT_MARGIN: Tunable = tunable!("PROBCUT_MARGIN", 200, 80, 400, 20);
 
 /// Internal iterative reduction: shallowest depth at which a node without a table move is
 /// searched one ply shallower.
@@ -127,27 +118,13 @@ pub const IIR_MIN_DEPTH: i32 = 4;
 /// are skipped (halved when not improving).
 pub const LMP_MAX_DEPTH: i32 = 4;
 /// See [`LMP_MAX_DEPTH`].
-pub static LMP_BASE: Tunable = tunable!("LMP_BASE", 3, 1, 8, 1);
-/// See [`LMP_MAX_DEPTH`].
 pub const LMP_SLACK: usize = 2;
 
 /// Futility pruning of quiet moves: deepest depth, base margin and margin per ply.
 pub const FUTILITY_MAX_DEPTH: i32 = 5;
-/// See [`FUTILITY_MAX_DEPTH`].
-pub static FUTILITY_BASE: Tunable = tunable!("FUTILITY_BASE", 120, 40, 240, 15);
-/// See [`FUTILITY_MAX_DEPTH`].
-pub static FUTILITY_PER_PLY: Tunable = tunable!("FUTILITY_PER_PLY", 100, 40, 180, 10);
 
-/// Late-move reductions: `base + ln(depth) · ln(move number) / divisor` (base and divisor in
-/// hundredths), from this depth and move number on; the history term moves it by
-/// `history / LMR_HISTORY_DIVISOR`, clamped.
-pub static LMR_BASE_CENTI: Tunable = tunable!("LMR_BASE_CENTI", 50, 0, 120, 8);
-/// See [`LMR_BASE_CENTI`].
-pub static LMR_DIVISOR_CENTI: Tunable = tunable!("LMR_DIVISOR_CENTI", 210, 150, 320, 12);
 /// See [`LMR_BASE_CENTI`].
 pub const LMR_MIN_DEPTH: i32 = 3;
-/// See [`LMR_BASE_CENTI`].
-pub static LMR_HISTORY_DIVISOR: Tunable = tunable!("LMR_HISTORY_DIVISOR", 6000, 2000, 12000, 600);
 /// See [`LMR_BASE_CENTI`].
 pub const LMR_HISTORY_MAX: i32 = 2;
 /// At the root, quiet moves after the first few of a line are reduced by one ply.
@@ -156,16 +133,8 @@ pub const ROOT_LMR_AFTER: usize = 3;
 /// Check extensions stop beyond `2 · depth + CHECK_EXTENSION_SLACK` plies from the root.
 pub const CHECK_EXTENSION_SLACK: usize = 8;
 
-/// Quiescence delta pruning: a capture that cannot lift the score to alpha even with this
-/// margin is skipped.
-pub static QS_DELTA_MARGIN: Tunable = tunable!("QS_DELTA_MARGIN", 250, 100, 450, 25);
-
 /// History: scores stay within this bound (gravity formula).
 pub const HISTORY_MAX: i32 = 16_384;
-/// History bonus for a cutoff at `depth`: `depth² · HISTORY_BONUS_SCALE`, capped.
-pub static HISTORY_BONUS_SCALE: Tunable = tunable!("HISTORY_BONUS_SCALE", 16, 4, 40, 3);
-/// See [`HISTORY_BONUS_SCALE`].
-pub static HISTORY_BONUS_MAX: Tunable = tunable!("HISTORY_BONUS_MAX", 1600, 600, 3200, 150);
 /// Quiet moves remembered per node for the history malus.
 pub const QUIETS_REMEMBERED: usize = 64;
 
@@ -176,67 +145,80 @@ pub const PROMOTION_ORDER_BONUS: i32 = 300;
 /// Evasion ordering: captures and promotions come before quiet evasions.
 pub const EVASION_NOISY_BONUS: i32 = 1_000_000;
 
-/// Time: the soft target stretches by this factor (in hundredths) each time the best move
-/// changes ...
-pub static INSTABILITY_GROWTH_PCT: Tunable = tunable!("INSTABILITY_GROWTH_PCT", 140, 100, 200, 8);
 /// ... up to this factor ...
 pub const INSTABILITY_MAX: f64 = 2.5;
 /// ... and shrinks back by this factor while it stays.
 pub const INSTABILITY_DECAY: f64 = 0.85;
-/// No new iteration is started after this share (in hundredths) of the stretched soft
-/// target.
-pub static NEW_ITERATION_PCT: Tunable = tunable!("NEW_ITERATION_PCT", 60, 30, 95, 5);
 
-/// Time: the soft target is also scaled by (`NODE_TM_BASE_PCT` - share) times
-/// `NODE_TM_SCALE_PCT`, in hundredths, where the share is the part of the root's nodes
-/// spent below the best move (0.675 when it took them all, 2.0 when it took none) ...
-pub static NODE_TM_BASE_PCT: Tunable = tunable!("NODE_TM_BASE_PCT", 150, 110, 200, 5);
-/// See [`NODE_TM_BASE_PCT`].
-pub static NODE_TM_SCALE_PCT: Tunable = tunable!("NODE_TM_SCALE_PCT", 135, 80, 200, 8);
 /// ... from this iteration on.
 pub const NODE_TM_MIN_DEPTH: i32 = 6;
 
-/// Time with an increment (Fischer): the soft target is the remaining time over
-/// `TM_INC_SOFT_DIVISOR` plus `TM_INC_SHARE_PCT` hundredths of the increment; the hard limit
-/// the remaining time over `TM_INC_HARD_DIVISOR` plus the increment.
-pub static TM_INC_SOFT_DIVISOR: Tunable = tunable!("TM_INC_SOFT_DIVISOR", 25, 10, 60, 3);
-/// See [`TM_INC_SOFT_DIVISOR`].
-pub static TM_INC_SHARE_PCT: Tunable = tunable!("TM_INC_SHARE_PCT", 75, 30, 100, 8);
-/// See [`TM_INC_SOFT_DIVISOR`].
-pub static TM_INC_HARD_DIVISOR: Tunable = tunable!("TM_INC_HARD_DIVISOR", 5, 2, 10, 1);
-/// Time with byoyomi: the byoyomi is spent whole, plus the main time over this divisor
-/// (three times as much at the hard limit).
-pub static TM_BYOYOMI_MAIN_DIVISOR: Tunable = tunable!("TM_BYOYOMI_MAIN_DIVISOR", 12, 6, 30, 2);
-
-/// Every tunable search parameter, for the tuner and the USI options of a tuning build.
-/// (Statics, so that a tuning build's values are the ones the search reads.)
-pub static TUNABLES: [&Tunable; 25] = [
-    &ASPIRATION_DELTA,
-    &RFP_MAX_DEPTH,
-    &RFP_MARGIN_PER_PLY,
-    &RFP_IMPROVING_BONUS,
-    &NMP_BASE_REDUCTION,
-    &NMP_DEPTH_DIVISOR,
-    &NMP_EVAL_STEP,
-    &LMP_BASE,
-    &FUTILITY_BASE,
-    &FUTILITY_PER_PLY,
-    &LMR_BASE_CENTI,
-    &LMR_DIVISOR_CENTI,
-    &LMR_HISTORY_DIVISOR,
-    &QS_DELTA_MARGIN,
-    &HISTORY_BONUS_SCALE,
-    &HISTORY_BONUS_MAX,
-    &INSTABILITY_GROWTH_PCT,
-    &NEW_ITERATION_PCT,
-    &NODE_TM_BASE_PCT,
-    &NODE_TM_SCALE_PCT,
-    &TM_INC_SOFT_DIVISOR,
-    &TM_INC_SHARE_PCT,
-    &TM_INC_HARD_DIVISOR,
-    &TM_BYOYOMI_MAIN_DIVISOR,
-    &PROBCUT_MARGIN,
-];
+// Every tunable search parameter: each declared once here, which makes its static (read by
+// the search) and its entry in `TUNABLES` (the tuner's table and a tuning build's USI
+// options).
+tunables! {
+    /// Aspiration windows: the first half-width, and the depth from which they are used.
+    ASPIRATION_DELTA = (25, 10, 60, 5);
+    /// Reverse futility pruning: deepest depth, margin per ply, and the margin given back when
+    /// the evaluation is improving.
+    RFP_MAX_DEPTH = (6, 3, 9, 1);
+    /// See [`RFP_MAX_DEPTH`].
+    RFP_MARGIN_PER_PLY = (90, 40, 160, 10);
+    /// See [`RFP_MAX_DEPTH`].
+    RFP_IMPROVING_BONUS = (30, 0, 80, 8);
+    /// See [`NMP_MIN_DEPTH`].
+    NMP_BASE_REDUCTION = (3, 1, 5, 1);
+    /// See [`NMP_MIN_DEPTH`].
+    NMP_DEPTH_DIVISOR = (4, 2, 8, 1);
+    /// See [`NMP_MIN_DEPTH`].
+    NMP_EVAL_STEP = (200, 80, 400, 25);
+    /// See [`PROBCUT_MIN_DEPTH`].
+    PROBCUT_MARGIN = (200, 80, 400, 20);
+    /// See [`LMP_MAX_DEPTH`].
+    LMP_BASE = (3, 1, 8, 1);
+    /// See [`FUTILITY_MAX_DEPTH`].
+    FUTILITY_BASE = (120, 40, 240, 15);
+    /// See [`FUTILITY_MAX_DEPTH`].
+    FUTILITY_PER_PLY = (100, 40, 180, 10);
+    /// Late-move reductions: `base + ln(depth) · ln(move number) / divisor` (base and divisor in
+    /// hundredths), from this depth and move number on; the history term moves it by
+    /// `history / LMR_HISTORY_DIVISOR`, clamped.
+    LMR_BASE_CENTI = (50, 0, 120, 8);
+    /// See [`LMR_BASE_CENTI`].
+    LMR_DIVISOR_CENTI = (210, 150, 320, 12);
+    /// See [`LMR_BASE_CENTI`].
+    LMR_HISTORY_DIVISOR = (6000, 2000, 12000, 600);
+    /// Quiescence delta pruning: a capture that cannot lift the score to alpha even with this
+    /// margin is skipped.
+    QS_DELTA_MARGIN = (250, 100, 450, 25);
+    /// History bonus for a cutoff at `depth`: `depth² · HISTORY_BONUS_SCALE`, capped.
+    HISTORY_BONUS_SCALE = (16, 4, 40, 3);
+    /// See [`HISTORY_BONUS_SCALE`].
+    HISTORY_BONUS_MAX = (1600, 600, 3200, 150);
+    /// Time: the soft target stretches by this factor (in hundredths) each time the best move
+    /// changes ...
+    INSTABILITY_GROWTH_PCT = (140, 100, 200, 8);
+    /// No new iteration is started after this share (in hundredths) of the stretched soft
+    /// target.
+    NEW_ITERATION_PCT = (60, 30, 95, 5);
+    /// Time: the soft target is also scaled by (`NODE_TM_BASE_PCT` - share) times
+    /// `NODE_TM_SCALE_PCT`, in hundredths, where the share is the part of the root's nodes
+    /// spent below the best move (0.675 when it took them all, 2.0 when it took none) ...
+    NODE_TM_BASE_PCT = (150, 110, 200, 5);
+    /// See [`NODE_TM_BASE_PCT`].
+    NODE_TM_SCALE_PCT = (135, 80, 200, 8);
+    /// Time with an increment (Fischer): the soft target is the remaining time over
+    /// `TM_INC_SOFT_DIVISOR` plus `TM_INC_SHARE_PCT` hundredths of the increment; the hard limit
+    /// the remaining time over `TM_INC_HARD_DIVISOR` plus the increment.
+    TM_INC_SOFT_DIVISOR = (25, 10, 60, 3);
+    /// See [`TM_INC_SOFT_DIVISOR`].
+    TM_INC_SHARE_PCT = (75, 30, 100, 8);
+    /// See [`TM_INC_SOFT_DIVISOR`].
+    TM_INC_HARD_DIVISOR = (5, 2, 10, 1);
+    /// Time with byoyomi: the byoyomi is spent whole, plus the main time over this divisor
+    /// (three times as much at the hard limit).
+    TM_BYOYOMI_MAIN_DIVISOR = (12, 6, 30, 2);
+}
 
 #[cfg(test)]
 mod tests {
