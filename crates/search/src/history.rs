@@ -44,63 +44,83 @@ fn apply_gravity(entry: &mut i32, bonus: i32) {
     *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
 }
 
-/// How often a quiet move caused a cutoff, by side to move and move.
+/// What indexes a history table's rows or columns: a side, a move, a [`PieceTo`].
+pub trait HistoryKey: Copy {
+    /// The number of distinct keys.
+    const COUNT: usize;
+    /// The key as an index below [`HistoryKey::COUNT`].
+    fn index(self) -> usize;
+}
+
+impl HistoryKey for Color {
+    const COUNT: usize = 2;
+    #[inline]
+    fn index(self) -> usize {
+        Color::index(self)
+    }
+}
+
+impl HistoryKey for Move {
+    const COUNT: usize = Move::INDEX_COUNT;
+    #[inline]
+    fn index(self) -> usize {
+        Move::index(self)
+    }
+}
+
+impl HistoryKey for PieceTo {
+    const COUNT: usize = PieceTo::COUNT;
+    #[inline]
+    fn index(self) -> usize {
+        PieceTo::index(self)
+    }
+}
+
+/// A move-ordering history: a score by a row key and a column key (`WIDTH` is the column
+/// key's count), moved towards each bonus by the gravity formula and never beyond
+/// [`HISTORY_MAX`]. One table for every history the search keeps.
 #[derive(Clone)]
-pub struct ButterflyHistory(Vec<[i32; Move::INDEX_COUNT]>);
+pub struct History<Row, Column, const WIDTH: usize> {
+    table: Vec<[i32; WIDTH]>,
+    keys: std::marker::PhantomData<(Row, Column)>,
+}
 
-impl ButterflyHistory {
+impl<Row: HistoryKey, Column: HistoryKey, const WIDTH: usize> History<Row, Column, WIDTH> {
     /// All zero.
-    pub fn new() -> ButterflyHistory {
-        ButterflyHistory(vec![[0; Move::INDEX_COUNT]; 2])
+    pub fn new() -> Self {
+        debug_assert_eq!(WIDTH, Column::COUNT);
+        History {
+            table: vec![[0; WIDTH]; Row::COUNT],
+            keys: std::marker::PhantomData,
+        }
     }
 
-    /// The score of `mv` for `color`.
+    /// The score of `column` under `row`.
     #[inline]
-    pub fn get(&self, color: Color, mv: Move) -> i32 {
-        self.0[color.index()][mv.index()]
+    pub fn get(&self, row: Row, column: Column) -> i32 {
+        self.table[row.index()][column.index()]
     }
 
-    /// Rewards (positive `bonus`) or punishes `mv` for `color`.
+    /// Rewards (positive `bonus`) or punishes `column` under `row`.
     #[inline]
-    pub fn update(&mut self, color: Color, mv: Move, bonus: i32) {
-        apply_gravity(&mut self.0[color.index()][mv.index()], bonus);
+    pub fn update(&mut self, row: Row, column: Column, bonus: i32) {
+        apply_gravity(&mut self.table[row.index()][column.index()], bonus);
     }
 }
 
-impl Default for ButterflyHistory {
+impl<Row: HistoryKey, Column: HistoryKey, const WIDTH: usize> Default
+    for History<Row, Column, WIDTH>
+{
     fn default() -> Self {
-        ButterflyHistory::new()
+        History::new()
     }
 }
+
+/// How often a quiet move caused a cutoff, by side to move and move.
+pub type ButterflyHistory = History<Color, Move, { Move::INDEX_COUNT }>;
 
 /// How good a move was right after another, both as [`PieceTo`].
-#[derive(Clone)]
-pub struct ContinuationHistory(Vec<[i32; PieceTo::COUNT]>);
-
-impl ContinuationHistory {
-    /// All zero.
-    pub fn new() -> ContinuationHistory {
-        ContinuationHistory(vec![[0; PieceTo::COUNT]; PieceTo::COUNT])
-    }
-
-    /// The score of `current` after `previous`.
-    #[inline]
-    pub fn get(&self, previous: PieceTo, current: PieceTo) -> i32 {
-        self.0[previous.index()][current.index()]
-    }
-
-    /// Rewards or punishes `current` after `previous`.
-    #[inline]
-    pub fn update(&mut self, previous: PieceTo, current: PieceTo, bonus: i32) {
-        apply_gravity(&mut self.0[previous.index()][current.index()], bonus);
-    }
-}
-
-impl Default for ContinuationHistory {
-    fn default() -> Self {
-        ContinuationHistory::new()
-    }
-}
+pub type ContinuationHistory = History<PieceTo, PieceTo, { PieceTo::COUNT }>;
 
 /// The quiet move that last refuted each move.
 #[derive(Clone)]
