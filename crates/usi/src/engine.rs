@@ -4,20 +4,21 @@
 //! Every bad line (unknown command, bad option value, malformed or illegal `position`) is
 //! answered with an `info string` and changes nothing.
 
+use crate::mate_probe::{mate_info, mate_probe, MateStop};
 use crate::options::{usi_options, Options};
+use crate::output::LineWriter;
+pub use crate::output::{info_line, Output};
 use gogo_mate::{MateLimits, MateProgress, MateResult, Solver};
 use gogo_protocol::{
     BestMove, BoundedLines, Checkmate, EngineMessage, GoCommand, GuiCommand, Info, InfoScore, Line,
-    MateLimit, PositionSetup, ScoreBound, Wdl, MAX_LINE_BYTES,
+    MateLimit, PositionSetup, MAX_LINE_BYTES,
 };
 use gogo_rules::{Move, MoveError, Position, Rng, SfenError};
 use gogo_search::skill;
-use gogo_search::tt::Bound;
 use gogo_search::{
-    pool::Done, time::TimeBudget, Evaluation, GameHistory, Score, SearchContext, SearchControl,
+    pool::Done, time::TimeBudget, Evaluation, GameHistory, SearchContext, SearchControl,
     SearchInfo, SearchJob, SearchLimits, SearchOptions, Searcher,
 };
-use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -27,60 +28,6 @@ use std::time::Duration;
 pub const NAME: &str = concat!("gogo ", env!("CARGO_PKG_VERSION"));
 /// Author sent in `id author`.
 pub const AUTHOR: &str = "the gogo developers";
-
-/// Where protocol lines go: one writer, one line at a time, flushed.
-#[derive(Clone)]
-pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
-
-impl Output {
-    /// Output to `writer`.
-    pub fn new(writer: Box<dyn Write + Send>) -> Output {
-        Output(Arc::new(Mutex::new(writer)))
-    }
-
-    /// Writes one message as a line.
-    pub fn send(&self, message: &EngineMessage) {
-        self.line(&message.to_string());
-    }
-
-    /// Writes `text` as one line.
-    pub fn line(&self, text: &str) {
-        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = writeln!(w, "{text}");
-        let _ = w.flush();
-    }
-
-    /// Writes `info string <text>`.
-    pub fn info_string(&self, text: &str) {
-        self.send(&EngineMessage::Info(Info {
-            string: Some(text.to_string()),
-            ..Info::default()
-        }));
-    }
-}
-
-/// A [`Write`] that hands [`Output`] whole lines, so that text written in pieces (perft's
-/// lines) never interleaves with another thread's line.
-struct LineWriter {
-    out: Output,
-    pending: Vec<u8>,
-}
-
-impl Write for LineWriter {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.pending.extend_from_slice(buf);
-        while let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
-            let line: Vec<u8> = self.pending.drain(..=end).collect();
-            self.out
-                .line(String::from_utf8_lossy(&line[..end]).as_ref());
-        }
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
 
 /// A game search, a mate search or a perft running in the background.
 struct RunningSearch {
@@ -608,80 +555,6 @@ fn positions_after(setup: &PositionSetup, moves: &[Move]) -> Result<Vec<Position
         positions.push(next);
     }
     Ok(positions)
-}
-
-/// Nodes the mate solver may spend before a game search (about 8 ms).
-const MATE_PROBE_NODES: u64 = 5_000;
-
-/// A forced mate by checks from `root` found within [`MATE_PROBE_NODES`] and `time`, if any.
-fn mate_probe(
-    solver: &mut Solver,
-    root: &Position,
-    time: Option<Duration>,
-) -> Option<Vec<gogo_rules::Move>> {
-    let limits = MateLimits {
-        nodes: Some(MATE_PROBE_NODES),
-        time,
-        ..Default::default()
-    };
-    match solver.solve(root, &limits, &mut |_| {}).result {
-        MateResult::Mate(line) if !line.is_empty() => Some(line),
-        _ => None,
-    }
-}
-
-/// The `info` line of a mate search's progress.
-fn mate_info(nodes: u64, elapsed: Duration, hashfull: u32) -> Info {
-    let ms = elapsed.as_millis() as u64;
-    Info {
-        nodes: Some(nodes),
-        nps: Some((nodes * 1000).checked_div(ms).unwrap_or(nodes * 1000)),
-        time: Some(ms),
-        hashfull: (hashfull > 0).then_some(hashfull),
-        ..Info::default()
-    }
-}
-
-/// The `info` line for a search report, with `wdl` on `wdl_scale` when it is asked for.
-pub fn info_line(info: &SearchInfo, wdl_scale: Option<f64>) -> Info {
-    // Within the first millisecond, count it as one.
-    let nps = (info.nodes * 1000)
-        .checked_div(info.time_ms)
-        .unwrap_or(info.nodes * 1000);
-
-    let score = match info.score {
-        Score::Centipawns(cp) => InfoScore::Centipawns(cp),
-        Score::Mate(n) => InfoScore::Mate(n),
-    };
-    Info {
-        depth: Some(info.depth.max(0) as u32),
-        seldepth: Some(info.seldepth as u32),
-        multipv: Some(info.multipv as u32),
-        score: Some(score),
-        wdl: wdl_scale.map(|scale| Wdl::from_score(score, scale)),
-        bound: info.bound.and_then(|b| match b {
-            Bound::Lower => Some(ScoreBound::Lower),
-            Bound::Upper => Some(ScoreBound::Upper),
-            Bound::Exact => None,
-        }),
-        nodes: Some(info.nodes),
-        nps: Some(nps),
-        time: Some(info.time_ms),
-        hashfull: Some(info.hashfull),
-        pv: info.pv.clone(),
-        string: None,
-    }
-}
-
-/// The engine's control of a job as the mate solver's stop signal (the solver does not know
-/// the search's types).
-#[derive(Debug)]
-struct MateStop(Arc<SearchControl>);
-
-impl gogo_mate::StopSignal for MateStop {
-    fn stopped(&self) -> bool {
-        self.0.stopped()
-    }
 }
 
 /// The line `gogo` greets a terminal with, as Stockfish does (GUIs ignore it): what it is,

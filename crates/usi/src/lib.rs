@@ -6,7 +6,9 @@
 pub mod datagen;
 pub mod engine;
 pub mod fuzz_checks;
+mod mate_probe;
 pub mod options;
+pub mod output;
 
 use gogo_rules::{perft_until, Position, MAX_PERFT_DEPTH};
 use std::io::Write;
