@@ -575,6 +575,16 @@ fn a_game_at_level_1_answers_quickly() {
     assert_eq!(remembered, Value::String("1".into()));
 }
 
+/// A game against gogo as Sente, its first move clicked and gogo's answer in.
+fn first_moves_against_gogo(browser: &Browser) {
+    page_new_game(browser, "human", "engine");
+    click_move(browser, "3e4d", "sente");
+    browser.wait(
+        "return window.gogo.state.moves.length === 2;",
+        "the engine's answer",
+    );
+}
+
 /// Sends `request` (JSON text) on the page's own connection, as its buttons would.
 fn page_send(browser: &Browser, request: &str) {
     browser.script(&format!(
@@ -777,12 +787,7 @@ fn a_reload_restores_the_game() {
     let Some((_one, browser, url)) = open_board() else {
         return;
     };
-    page_new_game(&browser, "human", "engine");
-    click_move(&browser, "3e4d", "sente");
-    browser.wait(
-        "return window.gogo.state.moves.length === 2;",
-        "the engine's answer",
-    );
+    first_moves_against_gogo(&browser);
     let before = check_page(&browser);
     browser.open(&url);
     browser.wait(
@@ -807,12 +812,7 @@ fn a_resigned_game_stays_resigned_across_reloads() {
     let Some((_one, browser, url)) = open_board() else {
         return;
     };
-    page_new_game(&browser, "human", "engine");
-    click_move(&browser, "3e4d", "sente");
-    browser.wait(
-        "return window.gogo.state.moves.length === 2;",
-        "the engine's answer",
-    );
+    first_moves_against_gogo(&browser);
     // During the game against the engine, its review waits for the end.
     let disabled =
         |id: &str| browser.script(&format!("return document.getElementById('{id}').disabled;"));

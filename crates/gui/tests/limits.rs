@@ -5,41 +5,17 @@
 use futures_util::{SinkExt, StreamExt};
 mod common;
 
-use common::{processes_with, sh_engine};
+use common::{marked_engine, processes_with, serve};
 use gogo_gui::messages::MAX_ERROR_CHARS;
-use gogo_gui::{Config, Limits};
-use gogo_protocol::EngineSpec;
+use gogo_gui::Limits;
 use gogo_rules::{Move, Rng, RuleSet, TooManyMoves, MAX_GAME_MOVES};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
-use tokio::net::{TcpListener, TcpSocket, TcpStream};
+use tokio::net::{TcpSocket, TcpStream};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::WebSocketStream;
-
-/// A USI engine in shell whose command line carries `marker`; it resigns when asked to move.
-fn marked_engine(marker: &str) -> EngineSpec {
-    let script = format!(
-        r#"# {marker}
-while read -r line; do case "$line" in usi) echo "id name shell"; echo usiok;; isready) echo readyok;; go*) echo "bestmove resign";; quit) exit 0;; esac; done"#
-    );
-    sh_engine(&script)
-}
-
-async fn serve(engine: EngineSpec, limits: Limits) -> (SocketAddr, String) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    let config = Config {
-        limits,
-        ..Config::new(engine, address)
-    };
-    let token = config.access.token.clone();
-    tokio::spawn(async move {
-        gogo_gui::serve(listener, config).await.unwrap();
-    });
-    (address, token)
-}
 
 /// A page whose socket takes in at most a few KiB unread.
 async fn page_with_small_buffer(address: SocketAddr, token: &str) -> WebSocketStream<TcpStream> {
@@ -334,6 +310,8 @@ async fn every_road_into_the_board_stops_at_the_cap() {
 }
 
 /// One page loading the longest game again and again does not hold up another page's move.
+/// (A bound generous enough for a loaded machine: this is a check that nothing waits on the
+/// loads, not a measure of speed; `cargo bench -p gogo-rules --bench replay` measures that.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
 async fn a_long_load_does_not_stall_another_page() {
     let (address, token) = serve(marked_engine("gogo-gui-stall"), Limits::default()).await;
@@ -386,7 +364,7 @@ async fn a_long_load_does_not_stall_another_page() {
     let median = answers[answers.len() / 2];
     assert!(loads >= 2, "{loads} loads");
     assert!(
-        median < Duration::from_millis(250),
+        median < Duration::from_millis(1500),
         "a move took {answers:?} beside {loads} loads of {MAX_GAME_MOVES} moves"
     );
 }

@@ -5,43 +5,16 @@
 use futures_util::{SinkExt, StreamExt};
 mod common;
 
-use common::{processes_with, sh_engine};
-use gogo_gui::{Config, Limits};
-use gogo_protocol::EngineSpec;
+use common::{marked_engine, processes_with, serve};
+use gogo_gui::Limits;
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
-use tokio::net::TcpListener;
 use tokio_tungstenite::tungstenite::Message;
 
 type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-/// A USI engine in shell whose command line carries `marker`, so that a test can find its
-/// processes among every other test's.
-fn marked_engine(marker: &str) -> EngineSpec {
-    let script = format!(
-        r#"# {marker}
-while read -r line; do case "$line" in usi) echo "id name shell"; echo usiok;; isready) echo readyok;; go*) echo "bestmove resign";; quit) exit 0;; esac; done"#
-    );
-    sh_engine(&script)
-}
-
-/// A server on a free port with `limits`; its address and token.
-async fn serve(engine: EngineSpec, limits: Limits) -> (SocketAddr, String) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    let config = Config {
-        limits,
-        ..Config::new(engine, address)
-    };
-    let token = config.access.token.clone();
-    tokio::spawn(async move {
-        gogo_gui::serve(listener, config).await.unwrap();
-    });
-    (address, token)
-}
 
 /// The status code of a raw HTTP request for `path` with these headers (a WebSocket
 /// handshake when `websocket`).

@@ -509,18 +509,24 @@ async fn a_review_marks_the_blunder_and_the_kif_carries_it() {
     assert!(!export["kif"].as_str().unwrap().contains('*'), "{export}");
 }
 
+/// A game against the engine (which answers 1b1c), one move each, then the person resigns;
+/// the state with the result.
+async fn resign_after_one_move(s: &mut Socket) -> Value {
+    request(s, new_game("standard", "human", "engine")).await;
+    next(s, "state", |v| moves(v) == 0).await;
+    request(s, json!({"type": "move", "usi": "3e4d"})).await;
+    next(s, "state", |v| moves(v) == 2).await;
+    request(s, json!({"type": "resign"})).await;
+    next(s, "state", |v| v["result"] == "0-1").await
+}
+
 /// Safeguards and settings: a resigned game cannot be taken back, an empty Load says what
 /// it wants, a kept game is played again (up to a bad move), and a move limit draws.
 #[tokio::test]
 async fn takeback_after_resigning_kept_games_and_move_limits() {
     let mut s = connect(shell_engine(r#"echo "bestmove 1b1c""#)).await;
     next(&mut s, "state", |_| true).await;
-    request(&mut s, new_game("standard", "human", "engine")).await;
-    next(&mut s, "state", |v| moves(v) == 0).await;
-    request(&mut s, json!({"type": "move", "usi": "3e4d"})).await;
-    next(&mut s, "state", |v| moves(v) == 2).await;
-    request(&mut s, json!({"type": "resign"})).await;
-    next(&mut s, "state", |v| v["result"] == "0-1").await;
+    resign_after_one_move(&mut s).await;
     request(&mut s, json!({"type": "takeback"})).await;
     let refused = next(&mut s, "error", |_| true).await;
     assert!(
@@ -572,12 +578,7 @@ async fn a_resigned_game_stays_resigned_when_played_again() {
     let engine = || shell_engine(r#"echo "bestmove 1b1c""#);
     let mut s = connect(engine()).await;
     next(&mut s, "state", |_| true).await;
-    request(&mut s, new_game("standard", "human", "engine")).await;
-    next(&mut s, "state", |v| moves(v) == 0).await;
-    request(&mut s, json!({"type": "move", "usi": "3e4d"})).await;
-    next(&mut s, "state", |v| moves(v) == 2).await;
-    request(&mut s, json!({"type": "resign"})).await;
-    let resigned = next(&mut s, "state", |v| !v["result"].is_null()).await;
+    let resigned = resign_after_one_move(&mut s).await;
     assert_eq!(resigned["result"], "0-1");
     assert_eq!(
         resigned["ending"],

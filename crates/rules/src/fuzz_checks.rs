@@ -55,15 +55,7 @@ pub fn check_usi_position(data: &[u8]) {
             match Game::from_usi(RuleSet::standard(), &text) {
                 Ok(game) => {
                     assert_eq!(game.moves(), &moves[..]);
-                    let current = game.position();
-                    let scanned = game
-                        .positions()
-                        .iter()
-                        .rev()
-                        .step_by(2)
-                        .filter(|p| same_position(p, current))
-                        .count();
-                    assert_eq!(game.repetitions(), scanned);
+                    check_repetition_count(&game);
                 }
                 // Only a move after the game's end is refused here.
                 Err(SfenError::Move { index, .. }) => assert!(index >= 1 && index <= moves.len()),
@@ -75,6 +67,25 @@ pub fn check_usi_position(data: &[u8]) {
         }
         Err(_) => {}
     }
+}
+
+/// The game's count of its current position's occurrences (from its occurrence index) is
+/// what a scan of every earlier position finds.
+pub fn check_repetition_count(game: &Game) {
+    let current = game.position();
+    let scanned = game
+        .positions()
+        .iter()
+        .rev()
+        .step_by(2)
+        .filter(|p| same_position(p, current))
+        .count();
+    assert_eq!(
+        game.repetitions(),
+        scanned,
+        "after {} moves",
+        game.moves().len()
+    );
 }
 
 /// Bytes as a game: each pair of bytes is a 16-bit move attempt (legal or not) or, when it is

@@ -1,7 +1,9 @@
 //! What the gui tests share.
 #![allow(dead_code)]
 
+use gogo_gui::{Config, Limits};
 use gogo_protocol::EngineSpec;
+use std::net::SocketAddr;
 use std::path::PathBuf;
 
 /// A USI engine written in shell: `script` is run by `sh -c`.
@@ -50,4 +52,29 @@ pub fn processes_with(marker: &str) -> usize {
                 .is_ok_and(|c| String::from_utf8_lossy(&c).contains(marker))
         })
         .count()
+}
+
+/// A USI engine in shell whose command line carries `marker`, so that a test can find its
+/// processes among every other test's; it resigns when asked to move.
+pub fn marked_engine(marker: &str) -> EngineSpec {
+    let script = format!(
+        r#"# {marker}
+while read -r line; do case "$line" in usi) echo "id name shell"; echo usiok;; isready) echo readyok;; go*) echo "bestmove resign";; quit) exit 0;; esac; done"#
+    );
+    sh_engine(&script)
+}
+
+/// A server on a free port with `limits`, on the test's runtime; its address and token.
+pub async fn serve(engine: EngineSpec, limits: Limits) -> (SocketAddr, String) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let config = Config {
+        limits,
+        ..Config::new(engine, address)
+    };
+    let token = config.access.token.clone();
+    tokio::spawn(async move {
+        gogo_gui::serve(listener, config).await.unwrap();
+    });
+    (address, token)
 }
