@@ -303,6 +303,8 @@ pub struct GameView {
     pub thinking: bool,
     /// Whether the engine has started (its name is known).
     pub engine_ready: bool,
+    /// The players a loaded record names (Sente, Gote), if it names them.
+    pub names: [Option<String>; 2],
 }
 
 /// What the server tells the page.

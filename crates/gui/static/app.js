@@ -457,6 +457,8 @@ function formatClock(ms) {
 
 function playerName(i) {
   const st = gogo.state;
+  // A loaded record's own players, not this board's.
+  if (st.names && st.names[i]) return st.names[i];
   if (st.players[i] === "human") return st.players[0] === st.players[1] ? "person" : "you";
   const name = st.engine_ready ? st.engine : "engine";
   return st.level ? `${name} (level ${st.level})` : name;

@@ -678,3 +678,30 @@ async fn a_weaker_level_takes_a_thinking_pause() {
         assert!(*at_once < Duration::from_millis(400), "{answers:?}");
     }
 }
+
+/// Issue 35, item 9: a loaded record is labelled with its own players, and saved with them.
+#[tokio::test]
+async fn a_loaded_record_keeps_its_players_names() {
+    let mut s = connect(shell_engine(r#"echo "bestmove 1b1c""#)).await;
+    next(&mut s, "state", |_| true).await;
+    request(&mut s, new_game("standard", "human", "human")).await;
+    next(&mut s, "state", |v| moves(v) == 0).await;
+    let mut game = gogo_rules::Game::new(gogo_rules::RuleSet::standard());
+    game.play_usi("5d5c").unwrap();
+    game.play_usi("1b1c").unwrap();
+    let csa = gogo_rules::csa::write_csa(game.start(), game.moves(), "alice", "bob", None);
+    request(&mut s, json!({"type": "load", "text": csa})).await;
+    let loaded = next(&mut s, "state", |v| moves(v) == 2).await;
+    assert_eq!(loaded["names"], json!(["alice", "bob"]));
+    request(&mut s, json!({"type": "export"})).await;
+    let export = next(&mut s, "export", |_| true).await;
+    let kif = export["kif"].as_str().unwrap();
+    assert!(
+        kif.contains("先手：alice") && kif.contains("後手：bob"),
+        "{kif}"
+    );
+    // A new game is this board's again.
+    request(&mut s, new_game("standard", "human", "human")).await;
+    let fresh = next(&mut s, "state", |v| moves(v) == 0).await;
+    assert_eq!(fresh["names"], json!([null, null]));
+}

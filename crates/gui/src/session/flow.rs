@@ -132,6 +132,7 @@ impl Session {
                     }
                 }
                 self.reset(game, self.players, self.clock.control());
+                self.record_names = record_names(text);
                 self.after_change()
             }
             Err(e) => vec![Session::error(e)],
@@ -185,5 +186,49 @@ impl Session {
             }
             _ => Vec::new(),
         }
+    }
+}
+
+/// The players a KIF (`先手：`, `後手：`, or `下手：`, `上手：`) or CSA (`N+`, `N-`) record
+/// names, each cut short; `None` where it names none.
+fn record_names(text: &str) -> [Option<String>; 2] {
+    let mut names = [None, None];
+    for line in text.lines().map(str::trim) {
+        let found = [
+            ("先手：", 0),
+            ("下手：", 0),
+            ("後手：", 1),
+            ("上手：", 1),
+            ("N+", 0),
+            ("N-", 1),
+        ]
+        .iter()
+        .find_map(|(prefix, side)| line.strip_prefix(prefix).map(|name| (name, *side)));
+        if let Some((name, side)) = found {
+            let name: String = name.trim().chars().take(40).collect();
+            if !name.is_empty() && names[side].is_none() {
+                names[side] = Some(name);
+            }
+        }
+    }
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn records_name_their_players() {
+        let kif = "手合割：５五将棋\n先手：羽生\n後手：gogo 0.1.0\n";
+        assert_eq!(
+            super::record_names(kif),
+            [Some("羽生".to_string()), Some("gogo 0.1.0".to_string())]
+        );
+        assert_eq!(
+            super::record_names("V2.2\nN+alice\nN-bob\nP1"),
+            [Some("alice".to_string()), Some("bob".to_string())]
+        );
+        assert_eq!(super::record_names("startpos moves 5d5c"), [None, None]);
+        let long = format!("N+{}", "x".repeat(500));
+        assert_eq!(super::record_names(&long)[0].as_ref().unwrap().len(), 40);
     }
 }

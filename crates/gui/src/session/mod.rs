@@ -92,6 +92,8 @@ pub struct Session {
     thinking_pause: bool,
     /// An engine move held back for its pause: its job, the move, when to play it.
     paused_move: Option<(u64, Move, std::time::Instant)>,
+    /// The players a loaded record names (Sente, Gote), shown instead of this game's.
+    record_names: [Option<String>; 2],
     /// Varies the pauses.
     rng: gogo_rules::Rng,
     /// The review's running search: its job, the position's index, the last score said.
@@ -154,6 +156,7 @@ impl Session {
             review_job: None,
             thinking_pause: true,
             paused_move: None,
+            record_names: [None, None],
             rng: gogo_rules::Rng::new(
                 std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
@@ -289,9 +292,11 @@ impl Session {
             Request::Review { millis } => self.start_review(millis),
             Request::Load { text } => self.load(&text),
             Request::Export { notation } => {
-                let names = self.players.map(|p| match p {
-                    Player::Human => "human".to_string(),
-                    Player::Engine => self.engine_player_name(),
+                // A loaded record keeps its own players' names.
+                let names = [0, 1].map(|i| match (&self.record_names[i], self.players[i]) {
+                    (Some(name), _) => name.clone(),
+                    (None, Player::Human) => "human".to_string(),
+                    (None, Player::Engine) => self.engine_player_name(),
                 });
                 let info = KifInfo {
                     sente: names[0].clone(),
@@ -325,6 +330,7 @@ impl Session {
         self.engine.send(EngineCommand::Stop);
         self.thinking = false;
         self.paused_move = None;
+        self.record_names = [None, None];
         self.hint_job = None;
         self.scores = vec![None; game.moves().len() + 1];
         self.game = game;

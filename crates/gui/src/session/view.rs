@@ -66,6 +66,7 @@ impl Session {
             max_plies: self.game.rules().max_plies,
             thinking: self.thinking,
             engine_ready: self.engine_ready,
+            names: self.record_names.clone(),
         }
     }
 }
