@@ -42,6 +42,9 @@ pub struct TtEntry {
 const ENTRIES_PER_BUCKET: usize = 4;
 /// Two words an entry.
 const WORDS_PER_BUCKET: usize = ENTRIES_PER_BUCKET * 2;
+/// Tables up to this size are touched when made (see [`TranspositionTable::new`]); larger
+/// ones take memory as the search uses them.
+pub const PREFAULT_MAX_MB: usize = 64;
 const BUCKET_BYTES: usize = ENTRIES_PER_BUCKET * 16;
 const GENERATION_BITS: u64 = 6;
 const GENERATION_MASK: u8 = (1 << GENERATION_BITS) - 1;
@@ -102,15 +105,25 @@ impl TranspositionTable {
     /// A table of at most `megabytes` MiB (rounded down to a power of two buckets, at least
     /// one). Fails, without aborting, when the memory cannot be had.
     ///
-    /// The memory comes zeroed from the system and is not written here, so the process
-    /// grows only as the search fills the table; a size beyond the available memory is
-    /// refused (see [`TableShape::buckets`]).
+    /// The memory comes zeroed from the system and a large table is not written here, so
+    /// the process grows only as the search fills it; a size beyond the available memory is
+    /// refused (see [`TableShape::buckets`]). A table of at most [`PREFAULT_MAX_MB`] has its
+    /// pages touched now (at `isready`), so that its first searches, on the clock, pay no
+    /// page faults: with huge pages asked for, a first touch may wait for the kernel to
+    /// compact memory (a move at byoyomi 20 ms was lost so, 40 ms in the kernel).
     pub fn new(megabytes: usize) -> Result<TranspositionTable, TableSizeError> {
         let shape = TranspositionTable::shape(megabytes);
         let bucket_count = shape.buckets(0)?;
         let mut words =
             zeroed_words(bucket_count * WORDS_PER_BUCKET).ok_or(shape.error(false, None))?;
         advise_huge_pages(&mut words);
+        if megabytes <= PREFAULT_MAX_MB {
+            // One word a page: a write makes the page the process's own.
+            const WORDS_PER_PAGE: usize = 4096 / std::mem::size_of::<AtomicU64>();
+            for word in words.iter().step_by(WORDS_PER_PAGE) {
+                word.store(0, Ordering::Relaxed);
+            }
+        }
         Ok(TranspositionTable {
             words,
             bucket_count,

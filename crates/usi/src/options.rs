@@ -131,7 +131,7 @@ pub const OPTIONS: &[UsiOption] = &[
         name: "USI_Hash",
         aliases: &["Hash"],
         kind: OptionType::Spin { default: 16, min: 1, max: MAX_HASH_MB },
-        meaning: "hash table MiB (allocated at `isready`, taking memory only as the search fills it; a size beyond the memory the system has available is refused with the figure and the old table kept)",
+        meaning: "hash table MiB (allocated at `isready`; above 64 MiB it takes memory only as the search fills it; a size beyond the memory the system has available is refused with the figure and the old table kept)",
         listed: true,
         set: |o, v| {
             o.hash_mb = number(v) as usize;

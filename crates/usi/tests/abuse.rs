@@ -150,7 +150,7 @@ fn the_table_size_cannot_take_the_machine_down() {
     still_plays(&mut e);
     // (Twice the available memory and more: other tests may free memory meanwhile.)
     // A large size that the machine has: the process does not grow by it.
-    let large_mb = (available_mb / 4).clamp(64, 4096);
+    let large_mb = (available_mb / 4).clamp(4 * gogo_search::tt::PREFAULT_MAX_MB as u64, 4096);
     e.send(&format!("setoption name USI_Hash value {large_mb}"));
     e.send("usinewgame");
     e.send("isready");
