@@ -46,6 +46,8 @@ const gogo = {
   exported: null,       // the last export (kif, csa, sfen)
   flipped: false,
   selected: null,       // { from: "5d" } or { drop: "G" }
+  premoveFrom: null,    // the square of the piece chosen for a premove
+  premove: null,        // { from, to }: a move made while the engine thinks, played when it can be
   viewPly: null,        // an earlier ply being viewed, or null for the game
   pendingPromotion: null,
   receivedAt: 0,
@@ -154,16 +156,23 @@ function onState(state) {
     $("mate-result").textContent = "";
     $("hint-text").hidden = true;
     // Another game (not a move of this one): the last export was of the game before.
-    if (before && (state.positions[0] !== before.positions[0] || state.moves.length < before.moves.length)) $("export-text").value = "";
+    if (before && (state.positions[0] !== before.positions[0] || state.moves.length < before.moves.length)) {
+      $("export-text").value = "";
+      gogo.premove = null;
+      gogo.premoveFrom = null;
+    }
     if (before && state.moves.length > before.moves.length) playSound();
   }
   if (before && before.result === null && state.result !== null) { gogo.analysis = []; renderAnalysis(); }
   keepGame(state);
+  // Another game, or the end: a premove made for this one goes.
+  if (!premoveColor() && !myTurn()) { gogo.premove = null; gogo.premoveFrom = null; }
   const analysing = $("analyze") && $("analyze").checked;
   const level = state.level ? ` (plays at level ${state.level}${analysing ? "; analysis at full strength" : ""})` : "";
   const engine = state.engine_ready ? `engine: ${state.engine}${level}` : "engine: starting…";
   $("engine-name").textContent = engine;
   render();
+  playPremove();
 }
 
 // The notation setting: a move (or a line) as the person reads them. Japanese carries the
@@ -392,6 +401,8 @@ function renderBoard() {
       if (name === lastFrom) classes.push("last-from");
       if (name === checkSquare) classes.push("check");
       if (gogo.selected && gogo.selected.from === name) classes.push("selected");
+      if (gogo.premoveFrom === name) classes.push("selected");
+      if (gogo.premove && (gogo.premove.from === name || gogo.premove.to === name)) classes.push("premove");
       if (targets.has(name)) classes.push("target");
       el("rect", { x: X0 + c * CELL, y: Y0 + r * CELL, width: CELL, height: CELL, class: classes.join(" "), "data-square": name }, svg);
     }
@@ -775,9 +786,59 @@ function cancelPromotion() {
   render();
 }
 
+// The person's colour while the engine thinks on its move in their game: then a move may be
+// premoved. `null` otherwise.
+function premoveColor() {
+  const st = gogo.state;
+  if (!st || st.result || gogo.viewPly !== null || st.legal.length > 0) return null;
+  const i = st.turn === "sente" ? 0 : 1;
+  if (st.players[i] !== "engine" || st.players[1 - i] !== "human") return null;
+  return i === 0 ? "gote" : "sente";
+}
+
+// A click while the engine thinks: choose one of your pieces, then where it goes. The
+// premove is played as soon as it is your move, if it is legal then (promoting when it can);
+// a click elsewhere, or Esc, takes it back.
+function premoveClick(name, color) {
+  const piece = gogo.state.board.find((p) => p.square === name);
+  if (gogo.premoveFrom && name !== gogo.premoveFrom) {
+    gogo.premove = { from: gogo.premoveFrom, to: name };
+    gogo.premoveFrom = null;
+  } else if (piece && piece.color === color && name !== gogo.premoveFrom) {
+    gogo.premoveFrom = name;
+    gogo.premove = null;
+  } else {
+    gogo.premoveFrom = null;
+    gogo.premove = null;
+  }
+  renderBoard();
+}
+
+// Plays the premove, if there is one and it is legal now.
+function playPremove() {
+  const pre = gogo.premove;
+  if (!pre || !myTurn()) return;
+  gogo.premove = null;
+  const plain = `${pre.from}${pre.to}`;
+  const legal = gogo.state.legal;
+  if (legal.includes(`${plain}+`)) sendMove(`${plain}+`);
+  else if (legal.includes(plain)) sendMove(plain);
+}
+
+function cancelPremove() {
+  if (!gogo.premove && !gogo.premoveFrom) return;
+  gogo.premove = null;
+  gogo.premoveFrom = null;
+  renderBoard();
+}
+
 function clickSquare(name) {
   if (gogo.pendingPromotion) { cancelPromotion(); return; }
-  if (!myTurn()) return;
+  if (!myTurn()) {
+    const color = premoveColor();
+    if (color) premoveClick(name, color);
+    return;
+  }
   if (gogo.selected && tryMove(name)) { render(); return; }
   const st = gogo.state;
   const piece = st.board.find((p) => p.square === name);
@@ -997,6 +1058,7 @@ function setup() {
     if (e.target.matches && e.target.matches("input, textarea, select")) return;
     if (e.key === "Escape") {
       cancelPromotion();
+      cancelPremove();
       $("new-game-dialog").hidden = true;
       if (!$("welcome").hidden) $("welcome-close").click();
       return;

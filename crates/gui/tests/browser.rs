@@ -976,6 +976,53 @@ fn the_record_reads_in_each_notation() {
     assert_eq!(record(), json!(["5d5c", "1b1c", "2e4c"]));
 }
 
+/// Premoves (issue 35): while the engine thinks, a move clicked on the board is kept and
+/// played as soon as it is the person's move; Esc takes one back. The shell engine thinks
+/// a second and answers 1b1c, then 1c1d.
+#[test]
+#[cfg_attr(
+    not(has_browser),
+    ignore = "no /usr/bin/chromium and /usr/bin/chromedriver (scripts/gui-e2e.sh installs them)"
+)]
+fn a_premove_is_played_when_its_turn_comes() {
+    let script = r#"n=0; while read -r line; do case "$line" in usi) echo "id name slow"; echo usiok;; isready) echo readyok;; go*) sleep 1; n=$((n+1)); if [ $n = 1 ]; then echo "bestmove 1b1c"; else echo "bestmove 1c1d"; fi;; quit) exit 0;; esac; done"#;
+    let Some((_one, browser, _)) = open_board_with(common::sh_engine(script), (1280, 1000)) else {
+        return;
+    };
+    page_new_game(&browser, "human", "engine");
+    click_move(&browser, "5d5c", "sente");
+    browser.wait(
+        "return window.gogo.state.thinking === true;",
+        "the engine thinking",
+    );
+    // A premove while it thinks: the pawn on to 5b.
+    browser.click("#board g.piece[data-square='5c']");
+    browser.click("#board rect[data-square='5b']");
+    assert_eq!(
+        browser.script("return document.querySelectorAll('#board rect.premove').length;"),
+        json!(2)
+    );
+    browser.wait(
+        "return window.gogo.state.moves.length === 3;",
+        "the premove played",
+    );
+    assert_eq!(browser.state()["moves"][2]["usi"], "5c5b");
+    // Another premove, taken back with Esc: the engine answers and nothing follows.
+    browser.wait(
+        "return window.gogo.state.thinking === true;",
+        "the engine thinking",
+    );
+    browser.click("#board g.piece[data-square='4e']");
+    browser.click("#board rect[data-square='4d']");
+    browser.post("/actions", json!({"actions": [{"type": "key", "id": "keyboard", "actions": [{"type": "keyDown", "value": "\u{E00C}"}, {"type": "keyUp", "value": "\u{E00C}"}]}]}));
+    browser.wait(
+        "return window.gogo.state.moves.length === 4 && !window.gogo.state.thinking;",
+        "the engine's second answer",
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(browser.state()["moves"].as_array().unwrap().len(), 4);
+}
+
 /// After an analysis with three lines, turned off, the engine's game move is searched with
 /// one line: the shell engine plays 1b1c when it was told one line, 5a5b otherwise.
 #[test]
