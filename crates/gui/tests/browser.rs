@@ -287,6 +287,91 @@ fn open_board_with(
     Some((one, browser, url))
 }
 
+/// A new player's path end to end, as issue 35 asks, in a laptop's window and a phone's:
+/// the welcome on the first visit, a level chosen there, moves by clicks, a resignation the
+/// page says is a loss, a reload that keeps it, a review, and the record saved.
+fn a_new_players_path(size: (u32, u32)) {
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let url = start_server(EngineSpec::new(gogo().display().to_string()));
+    let browser = Browser::start(size);
+    browser.open(&url);
+    browser.wait(
+        "return !!(window.gogo && window.gogo.state) && !document.getElementById('welcome').hidden;",
+        "the welcome",
+    );
+    browser.click("#welcome-level option[value='1']");
+    browser.click("#welcome-play");
+    browser.wait(
+        "return window.gogo.state.level === 1 && window.gogo.state.moves.length === 0;",
+        "the level-1 game",
+    );
+    for ply in [0, 2] {
+        let state = check_page(&browser);
+        let mv = state["legal"][0].as_str().unwrap().to_string();
+        click_move(&browser, &mv, "sente");
+        browser.wait(
+            &format!(
+                "return window.gogo.state.moves.length >= {} || window.gogo.state.result !== null;",
+                ply + 2
+            ),
+            "gogo's answer",
+        );
+        if !browser.state()["result"].is_null() {
+            break;
+        }
+    }
+    if browser.state()["result"].is_null() {
+        browser.click("#resign");
+        browser.click("#resign");
+        browser.wait(
+            "return window.gogo.state.result !== null;",
+            "the resignation",
+        );
+        let shown = browser.script("return document.getElementById('result').textContent;");
+        assert!(shown.as_str().unwrap().starts_with("You lose"), "{shown}");
+    }
+    let ended = browser.state();
+    browser.open(&url);
+    browser.wait(
+        "return !!(window.gogo && window.gogo.state) && window.gogo.state.result !== null;",
+        "the finished game after a reload",
+    );
+    assert_eq!(browser.state()["positions"], ended["positions"]);
+    assert_eq!(browser.state()["result"], ended["result"]);
+    assert_eq!(
+        browser.script("return document.getElementById('welcome').hidden;"),
+        json!(true)
+    );
+    browser.click("#review-button");
+    browser.wait(
+        "return !!window.gogo.review && window.gogo.review.done === window.gogo.review.total;",
+        "the review",
+    );
+    browser.click("#save-kif");
+    browser.wait(
+        "return document.getElementById('export-text').value.includes('手合割：５五将棋');",
+        "the saved record",
+    );
+}
+
+#[test]
+#[cfg_attr(
+    not(has_browser),
+    ignore = "no /usr/bin/chromium and /usr/bin/chromedriver (scripts/gui-e2e.sh installs them)"
+)]
+fn a_new_players_path_at_1280_by_800() {
+    a_new_players_path((1280, 800));
+}
+
+#[test]
+#[cfg_attr(
+    not(has_browser),
+    ignore = "no /usr/bin/chromium and /usr/bin/chromedriver (scripts/gui-e2e.sh installs them)"
+)]
+fn a_new_players_path_on_a_phone() {
+    a_new_players_path((390, 844));
+}
+
 /// Issue 35, item 6: a first visit shows a short welcome (the rules, each piece drawn with
 /// the page's pieces and where it moves, a suggested level) instead of starting a game at
 /// full strength; its game is at the level chosen; it does not come back on a reload but
