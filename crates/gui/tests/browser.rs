@@ -372,6 +372,39 @@ fn a_new_players_path_on_a_phone() {
     a_new_players_path((390, 844));
 }
 
+/// Issue 35, item 9's small things: the status line says Check, and the export box empties
+/// when another game starts.
+#[test]
+#[cfg_attr(
+    not(has_browser),
+    ignore = "no /usr/bin/chromium and /usr/bin/chromedriver (scripts/gui-e2e.sh installs them)"
+)]
+fn check_is_said_and_an_old_export_goes() {
+    let Some((_one, browser, _)) = open_board() else {
+        return;
+    };
+    page_new_game(&browser, "human", "human");
+    // Gote's king on 1a, in check from the rook on 1e.
+    browser.type_text("#load-text", "4k/5/5/5/K3R w - 1");
+    browser.click("#load-button");
+    browser.wait(
+        "return window.gogo.state.in_check === true;",
+        "the position in check",
+    );
+    let status = browser.script("return document.getElementById('turn').textContent;");
+    assert!(status.as_str().unwrap().ends_with("Check!"), "{status}");
+    browser.click("#save-csa");
+    browser.wait(
+        "return document.getElementById('export-text').value.startsWith('V2.2');",
+        "the export",
+    );
+    page_new_game(&browser, "human", "human");
+    assert_eq!(
+        browser.script("return document.getElementById('export-text').value;"),
+        json!("")
+    );
+}
+
 /// Issue 35, item 6: a first visit shows a short welcome (the rules, each piece drawn with
 /// the page's pieces and where it moves, a suggested level) instead of starting a game at
 /// full strength; its game is at the level chosen; it does not come back on a reload but
