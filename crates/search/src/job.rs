@@ -20,6 +20,13 @@ pub struct SearchOptions {
     pub rules: RuleSet,
     /// The evaluation.
     pub evaluation: Evaluation,
+    /// The strength level (0: full strength; 1 to [`crate::skill::MAX_LEVEL`]): a game
+    /// search at a level searches and chooses as [`crate::skill`] says; analysis (an
+    /// infinite search) stays at full strength.
+    pub level: u8,
+    /// Seeds the level's chance (its shallow moves, its choice among the lines), so that
+    /// games differ and a test can repeat one.
+    pub level_seed: u64,
 }
 
 impl Default for SearchOptions {
@@ -30,6 +37,8 @@ impl Default for SearchOptions {
             move_overhead: Duration::from_millis(10),
             rules: RuleSet::standard(),
             evaluation: Evaluation::default(),
+            level: 0,
+            level_seed: 0,
         }
     }
 }

@@ -29,7 +29,21 @@ impl SearchContext {
         report: &dyn Fn(SearchInfo),
     ) -> SearchResult {
         let mut threads = self.threads.lock().unwrap_or_else(|e| e.into_inner());
-        crate::thread::search(job, &self.tt, control, &mut threads, &self.helpers, report)
+        // A strength level limits the search and then chooses among its lines.
+        let mut level = crate::skill::LevelSearch::of(job);
+        let limited = level.as_mut().map(|l| l.limit(job));
+        let mut result = crate::thread::search(
+            limited.as_ref().unwrap_or(job),
+            &self.tt,
+            control,
+            &mut threads,
+            &self.helpers,
+            report,
+        );
+        if let Some(level) = level.as_mut() {
+            level.choose(&mut result);
+        }
+        result
     }
 
     /// The transposition table.

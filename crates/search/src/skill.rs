@@ -8,6 +8,8 @@
 //!
 //! What each level does is the table [`LEVELS`]; level 0 is full strength.
 
+use crate::job::SearchJob;
+use crate::report::SearchResult;
 use crate::value::MATE_IN_MAX_PLY;
 use gogo_rules::{Move, Rng};
 
@@ -82,6 +84,52 @@ pub fn settings(level: u8) -> Option<&'static LevelSettings> {
     match level {
         0 => None,
         l => LEVELS.get(usize::from(l.min(MAX_LEVEL)) - 1),
+    }
+}
+
+/// A game search at a strength level: the job as the level searches it, and the move it
+/// then chooses. Built by [`crate::SearchContext::search`] from the job's options.
+pub(crate) struct LevelSearch {
+    settings: &'static LevelSettings,
+    chance: Rng,
+}
+
+impl LevelSearch {
+    /// The level of `job`, if it has one and is a game search (analysis is full strength).
+    pub(crate) fn of(job: &SearchJob) -> Option<LevelSearch> {
+        let settings = settings(job.options.level).filter(|_| !job.limits.infinite)?;
+        Some(LevelSearch {
+            settings,
+            chance: Rng::new(job.options.level_seed),
+        })
+    }
+
+    /// `job` with the level's limits: its depth (one ply now and then, when the level misses
+    /// a tactic), its nodes and its lines.
+    pub(crate) fn limit(&mut self, job: &SearchJob) -> SearchJob {
+        let level = self.settings;
+        let depth = if level.shallow(&mut self.chance) {
+            1
+        } else {
+            level.depth
+        };
+        let mut limited = job.clone();
+        let limits = &mut limited.limits;
+        limits.depth = Some(limits.depth.map_or(depth, |d| d.min(depth)));
+        limits.nodes = Some(limits.nodes.map_or(level.nodes, |n| n.min(level.nodes)));
+        limited.options.multipv = limited.options.multipv.max(level.lines);
+        limited
+    }
+
+    /// The level's move among the search's lines; the expected reply goes with a move that
+    /// is not the search's best.
+    pub(crate) fn choose(&mut self, result: &mut SearchResult) {
+        if let Some(mv) = self.settings.choose(&result.lines, &mut self.chance) {
+            if Some(mv) != result.best {
+                result.best = Some(mv);
+                result.ponder = None;
+            }
+        }
     }
 }
 

@@ -246,24 +246,15 @@ impl UsiEngine {
             return;
         }
         self.apply_hash_size();
-        let mut limits = UsiEngine::limits_from(&go);
-        // A strength level limits a game search; analysis (`go infinite`) is full strength.
+        let limits = UsiEngine::limits_from(&go);
+        // The strength level is the search's (analysis, `go infinite`, stays at full
+        // strength); here it only says whether the mate solver looks first.
         let level = skill::settings(self.options.level).filter(|_| !limits.infinite);
-        let mut multipv = self.options.multipv;
-        let mut chance = Rng::new(self.rng.next_u64());
-        if let Some(level) = level {
-            let depth = if level.shallow(&mut chance) {
-                1
-            } else {
-                level.depth
-            };
-            limits.depth = Some(limits.depth.map_or(depth, |d| d.min(depth)));
-            limits.nodes = Some(limits.nodes.map_or(level.nodes, |n| n.min(level.nodes)));
-            multipv = multipv.max(level.lines);
-        }
         let options = SearchOptions {
             threads: self.options.threads,
-            multipv,
+            multipv: self.options.multipv,
+            level: self.options.level,
+            level_seed: self.rng.next_u64(),
             move_overhead: Duration::from_millis(self.options.move_overhead_ms),
             // MaxPlies 0 keeps the rule set's own limit (300 under kawu, none under standard).
             rules: if self.options.max_plies > 0 {
@@ -349,14 +340,9 @@ impl UsiEngine {
                 }
             };
             let result = searcher.search(&job, &thread_control, &report);
-            let chosen = level.and_then(|l| l.choose(&result.lines, &mut chance));
-            let (best, ponder) = match chosen {
-                Some(mv) if Some(mv) != result.best => (Some(mv), None),
-                _ => (result.best, result.ponder),
-            };
             out.send(&EngineMessage::BestMove {
-                best: best.map_or(BestMove::Resign, BestMove::Move),
-                ponder,
+                best: result.best.map_or(BestMove::Resign, BestMove::Move),
+                ponder: result.ponder,
             });
         });
     }
