@@ -399,6 +399,11 @@ fn check_is_said_and_an_old_export_goes() {
         "the export",
     );
     page_new_game(&browser, "human", "human");
+    // (The loaded position also had no moves and two people: wait for the new game's start.)
+    browser.wait(
+        "return window.gogo.state.positions[0].startsWith('rbsgk/4p/5/P4/KGSBR');",
+        "the new game",
+    );
     assert_eq!(
         browser.script("return document.getElementById('export-text').value;"),
         json!("")
@@ -715,12 +720,14 @@ fn page_new_game(browser: &Browser, sente: &str, gote: &str) {
     let request = format!(
         r#"{{type: "new_game", start: "standard", rules: "standard", sente: "{sente}", gote: "{gote}", clock: {{kind: "none", engine_ms: 50}}, level: 0, max_plies: 0, moves: []}}"#
     );
+    // The state before, so that a state of the last game that happens to look the same (no
+    // moves, the same players) is not taken for the new game's.
     browser.script(&format!(
-        "window.gogo.lastRequest = {request}; window.gogo.flipped = false;"
+        "window.gogo.lastRequest = {request}; window.gogo.flipped = false; window.gogoBefore = window.gogo.state;"
     ));
     page_send(browser, &request);
     browser.wait(
-        &format!("const s = window.gogo.state; return s.moves.length === 0 && s.players[0] === '{sente}' && s.players[1] === '{gote}';"),
+        &format!("const s = window.gogo.state; return s !== window.gogoBefore && s.moves.length === 0 && s.result === null && s.players[0] === '{sente}' && s.players[1] === '{gote}';"),
         "the new game",
     );
 }
