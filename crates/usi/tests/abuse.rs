@@ -132,9 +132,21 @@ fn the_table_size_cannot_take_the_machine_down() {
     e.handshake();
     still_plays(&mut e);
     let before = e.rss_bytes();
+    // More than the machine has at all (memory and swap): more than it could ever have
+    // available, however other tests' memory comes and goes meanwhile.
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap();
+    let kib = |field: &str| -> u64 {
+        meminfo
+            .lines()
+            .find_map(|l| l.strip_prefix(field))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    };
+    let machine_mb = (kib("MemTotal:") + kib("SwapTotal:")) / 1024;
     e.send(&format!(
         "setoption name USI_Hash value {}",
-        available_mb * 2 + 1024
+        machine_mb + 1024
     ));
     e.send("isready");
     let lines = e.expect("readyok", secs(30));
@@ -148,7 +160,6 @@ fn the_table_size_cannot_take_the_machine_down() {
         "{refusal}"
     );
     still_plays(&mut e);
-    // (Twice the available memory and more: other tests may free memory meanwhile.)
     // A large size that the machine has: the process does not grow by it.
     let large_mb = (available_mb / 4).clamp(4 * gogo_search::tt::PREFAULT_MAX_MB as u64, 4096);
     e.send(&format!("setoption name USI_Hash value {large_mb}"));
