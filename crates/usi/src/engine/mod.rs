@@ -24,6 +24,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+mod mate;
+mod perft;
+
 /// Engine name sent in `id name`.
 pub const NAME: &str = concat!("gogo ", env!("CARGO_PKG_VERSION"));
 /// Author sent in `id author`.
@@ -95,7 +98,7 @@ impl UsiEngine {
         }
     }
 
-    fn handle(&mut self, cmd: GuiCommand) -> bool {
+    pub(super) fn handle(&mut self, cmd: GuiCommand) -> bool {
         self.reap_finished_search();
         match cmd {
             GuiCommand::Usi => {
@@ -147,11 +150,11 @@ impl UsiEngine {
         true
     }
 
-    fn position(&self) -> &Position {
+    pub(super) fn position(&self) -> &Position {
         self.positions.last().expect("at least the start position")
     }
 
-    fn display(&self) {
+    pub(super) fn display(&self) {
         let pos = self.position();
         for line in pos.pretty().lines() {
             self.out.info_string(line);
@@ -171,7 +174,7 @@ impl UsiEngine {
         ));
     }
 
-    fn set_position(&mut self, setup: &PositionSetup, moves: &[Move]) {
+    pub(super) fn set_position(&mut self, setup: &PositionSetup, moves: &[Move]) {
         match positions_after(setup, moves) {
             Ok(positions) => self.positions = positions,
             Err(e) => self
@@ -180,7 +183,7 @@ impl UsiEngine {
         }
     }
 
-    fn set_option(&mut self, name: &str, value: Option<&str>) {
+    pub(super) fn set_option(&mut self, name: &str, value: Option<&str>) {
         if let Err(e) = self.options.set(name, value) {
             self.out.info_string(&format!("error: {e}"));
         }
@@ -190,7 +193,7 @@ impl UsiEngine {
     }
 
     /// Allocates the table at the size asked for, keeping the old one if that fails.
-    fn apply_hash_size(&mut self) {
+    pub(super) fn apply_hash_size(&mut self) {
         if self.options.hash_mb == self.tt_size_mb {
             return;
         }
@@ -206,7 +209,7 @@ impl UsiEngine {
         }
     }
 
-    fn limits_from(go: &GoCommand) -> SearchLimits {
+    pub(super) fn limits_from(go: &GoCommand) -> SearchLimits {
         let ms = Duration::from_millis;
         let infinite = go.infinite
             || (go.btime.is_none()
@@ -229,7 +232,7 @@ impl UsiEngine {
         }
     }
 
-    fn go(&mut self, go: GoCommand) {
+    pub(super) fn go(&mut self, go: GoCommand) {
         if self.search.is_some() {
             // A GUI sends `stop` first; if it did not, the running search answers now and
             // the new one starts, so that every `go` gets its `bestmove`.
@@ -347,104 +350,11 @@ impl UsiEngine {
         });
     }
 
-    /// `go mate`: the df-pn solver on the current position, answered with `checkmate` and
-    /// the mating line, `nomate`, or `timeout` (also after `stop` without an answer).
-    fn go_mate(&mut self, limit: MateLimit) {
-        let Some(solver) = self.mate_solver() else {
-            self.out.send(&EngineMessage::Checkmate(Checkmate::Timeout));
-            return;
-        };
-        let control = Arc::new(SearchControl::new(false));
-        let limits = MateLimits {
-            time: match limit {
-                MateLimit::Millis(ms) => Some(Duration::from_millis(ms)),
-                MateLimit::Infinite => None,
-            },
-            stop: Some(Arc::new(MateStop(Arc::clone(&control)))),
-            nodes: None,
-        };
-        let root = self.position().clone();
-        let out = self.out.clone();
-        let fallback_out = self.out.clone();
-        let on_panic = move || fallback_out.send(&EngineMessage::Checkmate(Checkmate::Timeout));
-        self.spawn_search("mate", control, on_panic, move |_| {
-            let mut solver = solver.lock().unwrap_or_else(|e| e.into_inner());
-            let mut progress = |p: &MateProgress| {
-                out.send(&EngineMessage::Info(mate_info(
-                    p.nodes,
-                    p.elapsed,
-                    p.fill_permille,
-                )))
-            };
-            let outcome = solver.solve(&root, &limits, &mut progress);
-            out.send(&EngineMessage::Info(mate_info(
-                outcome.nodes,
-                outcome.elapsed,
-                0,
-            )));
-            out.send(&EngineMessage::Checkmate(match outcome.result {
-                MateResult::Mate(line) => Checkmate::Mate(line),
-                MateResult::NoMate => Checkmate::NoMate,
-                MateResult::Unknown => Checkmate::Timeout,
-            }));
-        });
-    }
-
-    /// `go perft`: counts on the search thread, so that `stop` (which prints what it has
-    /// counted) and `quit` are heard.
-    fn go_perft(&mut self, depth: u32) {
-        let depth = match crate::perft_depth(depth) {
-            Ok(d) => d,
-            Err(e) => {
-                self.out.info_string(&format!("error: {e}"));
-                return;
-            }
-        };
-        let root = self.position().clone();
-        let out = self.out.clone();
-        let control = Arc::new(SearchControl::new(false));
-        let job_control = Arc::clone(&control);
-        self.spawn_search(
-            "perft",
-            control,
-            || {},
-            move |_| {
-                let mut lines = LineWriter {
-                    out,
-                    pending: Vec::new(),
-                };
-                let _ = crate::print_perft(&mut lines, &root, depth, job_control.stop_flag());
-            },
-        );
-    }
-
-    /// The mate solver, (re)allocated at the `MateHash` size; `None` (with an error line)
-    /// when that size cannot be had.
-    fn mate_solver(&mut self) -> Option<Arc<Mutex<Solver>>> {
-        let wanted = self.options.mate_hash_mb;
-        if let Some((size, solver)) = &self.mate {
-            if *size == wanted {
-                return Some(Arc::clone(solver));
-            }
-        }
-        match Solver::new(wanted) {
-            Ok(solver) => {
-                let solver = Arc::new(Mutex::new(solver));
-                self.mate = Some((wanted, Arc::clone(&solver)));
-                Some(solver)
-            }
-            Err(e) => {
-                self.out.info_string(&format!("error: {e}"));
-                self.mate.as_ref().map(|(_, s)| Arc::clone(s))
-            }
-        }
-    }
-
     /// Runs `work` on the search thread as the running search, with the controls that stop
     /// it; the job marks itself answered when `work` is done. If `work` panics (a bug), the
     /// panic is reported as an `info string` and `on_panic` gives the answer the GUI waits
     /// for, so that the engine goes on serving.
-    fn spawn_search(
+    pub(super) fn spawn_search(
         &mut self,
         name: &str,
         control: Arc<SearchControl>,
@@ -480,7 +390,7 @@ impl UsiEngine {
     }
 
     /// Forgets a search that has already answered.
-    fn reap_finished_search(&mut self) {
+    pub(super) fn reap_finished_search(&mut self) {
         if self
             .search
             .as_ref()
@@ -493,7 +403,7 @@ impl UsiEngine {
     }
 
     /// Stops a running search and waits for its `bestmove`.
-    fn stop_search(&mut self) {
+    pub(super) fn stop_search(&mut self) {
         if let Some(s) = self.search.take() {
             s.control.stop();
             s.control.ponderhit(); // a pondering search waits for either; stop wins
