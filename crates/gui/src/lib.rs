@@ -36,6 +36,19 @@ use std::time::{Duration, Instant};
 const INDEX: &str = include_str!("../static/index.html");
 const STYLE: &str = include_str!("../static/style.css");
 const SCRIPT: &str = include_str!("../static/app.js");
+/// The page's ES modules, one per panel or concern, served as they are (no build step): the
+/// name under `/js/` and the text.
+const MODULES: [(&str, &str); 9] = [
+    ("state.js", include_str!("../static/js/state.js")),
+    ("connection.js", include_str!("../static/js/connection.js")),
+    ("board.js", include_str!("../static/js/board.js")),
+    ("moves.js", include_str!("../static/js/moves.js")),
+    ("status.js", include_str!("../static/js/status.js")),
+    ("record.js", include_str!("../static/js/record.js")),
+    ("review.js", include_str!("../static/js/review.js")),
+    ("analysis.js", include_str!("../static/js/analysis.js")),
+    ("dialogs.js", include_str!("../static/js/dialogs.js")),
+];
 /// The characters the page draws, cut from Noto Serif JP (OFL; `scripts/make-piece-font.sh`),
 /// so that the pieces read on machines without CJK fonts.
 const PIECE_FONT: &[u8] = include_bytes!("../static/pieces.woff2");
@@ -128,7 +141,8 @@ impl Server {
     }
 }
 
-/// The server's routes: `/` (the page), `/style.css`, `/app.js`, `/pieces.woff2`, `/ws` (the game), each
+/// The server's routes: `/` (the page), `/style.css`, `/app.js` (its entry module) and `/js/*.js`
+/// (its other modules), `/pieces.woff2`, `/ws` (the game), each
 /// behind [`access::guard`].
 pub fn app(config: Config) -> Router {
     let access = Arc::new(config.access.clone());
@@ -146,6 +160,7 @@ pub fn app(config: Config) -> Router {
             "/app.js",
             get(|| async { asset("text/javascript", SCRIPT) }),
         )
+        .route("/js/{module}", get(module))
         .route(
             "/pieces.woff2",
             get(|| async { asset("font/woff2", PIECE_FONT) }),
@@ -153,6 +168,14 @@ pub fn app(config: Config) -> Router {
         .route("/ws", get(websocket))
         .with_state(server)
         .layer(axum::middleware::from_fn_with_state(access, access::guard))
+}
+
+/// One of the page's modules, or 404.
+async fn module(axum::extract::Path(name): axum::extract::Path<String>) -> Response {
+    match MODULES.iter().find(|(n, _)| *n == name) {
+        Some((_, text)) => asset("text/javascript", *text),
+        None => axum::http::StatusCode::NOT_FOUND.into_response(),
+    }
 }
 
 fn asset(kind: &'static str, body: impl IntoResponse) -> Response {

@@ -81,6 +81,21 @@ async fn only_the_servers_own_page_gets_in() {
                 status(address, "/app.js", &[("Host", &own_host)], false),
                 200,
             ),
+            (
+                "a module",
+                status(address, "/js/board.js", &[("Host", &own_host)], false),
+                200,
+            ),
+            (
+                "no such module",
+                status(address, "/js/../app.js", &[("Host", &own_host)], false),
+                404,
+            ),
+            (
+                "a module, foreign host",
+                status(address, "/js/board.js", &[("Host", "evil.example")], false),
+                403,
+            ),
             // Cross-site WebSocket hijacking: another site's page opening the game.
             (
                 "foreign origin",
