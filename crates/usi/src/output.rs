@@ -5,26 +5,47 @@ use gogo_protocol::{EngineMessage, Info, InfoScore, ScoreBound, Wdl};
 use gogo_search::tt::Bound;
 use gogo_search::{Score, SearchInfo};
 use std::io::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Where protocol lines go: one writer, one line at a time, flushed.
 #[derive(Clone)]
-pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+pub struct Output {
+    writer: Arc<Mutex<Box<dyn Write + Send>>>,
+    /// Answers (`bestmove`, `checkmate`) written so far, counted before each is written: once
+    /// the GUI can read a search's answer, the engine knows the search has answered, though
+    /// its job may not have ended yet.
+    answers: Arc<AtomicU64>,
+}
 
 impl Output {
     /// Output to `writer`.
     pub fn new(writer: Box<dyn Write + Send>) -> Output {
-        Output(Arc::new(Mutex::new(writer)))
+        Output {
+            writer: Arc::new(Mutex::new(writer)),
+            answers: Arc::default(),
+        }
     }
 
     /// Writes one message as a line.
     pub fn send(&self, message: &EngineMessage) {
+        if matches!(
+            message,
+            EngineMessage::BestMove { .. } | EngineMessage::Checkmate(_)
+        ) {
+            self.answers.fetch_add(1, Ordering::SeqCst);
+        }
         self.line(&message.to_string());
+    }
+
+    /// How many answers have been written (or are being written).
+    pub fn answers(&self) -> u64 {
+        self.answers.load(Ordering::SeqCst)
     }
 
     /// Writes `text` as one line.
     pub fn line(&self, text: &str) {
-        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut w = self.writer.lock().unwrap_or_else(|e| e.into_inner());
         let _ = writeln!(w, "{text}");
         let _ = w.flush();
     }

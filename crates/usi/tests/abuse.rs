@@ -160,6 +160,22 @@ fn the_table_size_cannot_take_the_machine_down() {
         "{refusal}"
     );
     still_plays(&mut e);
+    // `isready` at once after `bestmove` (as a GUI may send it): the size is checked then,
+    // every time, not skipped because the search's job had not yet marked itself done.
+    for _ in 0..20 {
+        e.send("go depth 1");
+        e.bestmove_in(&Position::startpos(), secs(10));
+        e.send(&format!(
+            "setoption name USI_Hash value {}",
+            machine_mb + 1024
+        ));
+        e.send("isready");
+        let lines = e.expect("readyok", secs(30));
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string error:")),
+            "not checked at isready: {lines:?}"
+        );
+    }
     // A large size that the machine has: the process does not grow by it.
     let large_mb = (available_mb / 4).clamp(4 * gogo_search::tt::PREFAULT_MAX_MB as u64, 4096);
     e.send(&format!("setoption name USI_Hash value {large_mb}"));

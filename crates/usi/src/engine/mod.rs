@@ -40,6 +40,8 @@ struct RunningSearch {
     done: Done,
     /// Set once `bestmove` (or `checkmate`) is out: the job is about to end.
     answered: Arc<AtomicBool>,
+    /// The output's answer count when it started: once it has grown, the answer is out.
+    answers_before: u64,
 }
 
 /// The engine as a GUI sees it: the state between commands (position, options, table) and
@@ -363,6 +365,7 @@ impl UsiEngine {
     ) {
         let answered = Arc::new(AtomicBool::new(false));
         let job_answered = Arc::clone(&answered);
+        let answers_before = self.out.answers();
         let out = self.out.clone();
         let job_name = name.to_string();
         let queued = self.searcher.run(move |searcher| {
@@ -381,6 +384,7 @@ impl UsiEngine {
                     control,
                     done,
                     answered,
+                    answers_before,
                 })
             }
             Err(e) => self
@@ -390,11 +394,16 @@ impl UsiEngine {
     }
 
     /// Forgets a search that has already answered.
+    ///
+    /// Its `bestmove` out is enough (its job ends a moment later): a GUI that sends `isready`
+    /// as soon as it reads `bestmove` then gets the table it asked for, not a readyok that
+    /// skipped it because the job had not yet marked itself done.
     pub(super) fn reap_finished_search(&mut self) {
+        let answers = self.out.answers();
         if self
             .search
             .as_ref()
-            .is_some_and(|s| s.answered.load(Ordering::SeqCst))
+            .is_some_and(|s| s.answered.load(Ordering::SeqCst) || answers > s.answers_before)
         {
             if let Some(s) = self.search.take() {
                 s.done.wait();
