@@ -190,7 +190,7 @@ async fn websocket(upgrade: WebSocketUpgrade, State(server): State<Arc<Server>>)
         .on_upgrade(move |socket| async move {
             match server.take_slot() {
                 Some(slot) => play(socket, &server.config, slot).await,
-                None => refuse_full(socket, server.config.limits.max_sessions).await,
+                None => refuse_full(socket, &server.config.limits).await,
             }
         })
 }
@@ -226,12 +226,13 @@ async fn send_within(socket: &mut WebSocket, message: Message, deadline: Duratio
 }
 
 /// Tells a page that every session is taken, and closes.
-async fn refuse_full(mut socket: WebSocket, max: usize) {
+async fn refuse_full(mut socket: WebSocket, limits: &Limits) {
     let message = format!(
-        "the server is full: {max} games are open (gogo-gui --max-sessions); close another \
-         tab of this board and reload"
+        "the server is full: {} games are open (gogo-gui --max-sessions); close another \
+         tab of this board and reload",
+        limits.max_sessions
     );
-    let deadline = Limits::default().write_timeout;
+    let deadline = limits.write_timeout.min(limits.idle_timeout);
     let _ = send(&mut socket, vec![Update::error(message)], deadline).await;
     let _ = send_within(&mut socket, Message::Close(None), deadline).await;
 }

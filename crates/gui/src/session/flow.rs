@@ -45,7 +45,7 @@ impl Session {
         match self.game.play(mv) {
             Ok(()) => {}
             // The game holds as many moves as any may: the move is refused, the game kept.
-            Err(e @ GameError::TooManyMoves(_)) => return vec![Session::error(e.to_string())],
+            Err(e @ GameError::TooManyMoves(_)) => return vec![Update::error(e.to_string())],
             Err(_) => {
                 self.end(Ending::IllegalMove(side, mv.to_string()));
                 return vec![Update::State(Box::new(self.view()))];
@@ -60,28 +60,28 @@ impl Session {
 
     pub(super) fn human_move(&mut self, usi: &str) -> Vec<Update> {
         if self.ending.is_some() {
-            return vec![Session::error("the game is over")];
+            return vec![Update::error("the game is over")];
         }
         let side = self.game.position().side_to_move();
         if self.players[side.index()] != Player::Human {
-            return vec![Session::error("it is the engine's turn")];
+            return vec![Update::error("it is the engine's turn")];
         }
         match self.game.position().parse_move(usi) {
             Ok(mv) => self.play(mv, Duration::from_millis(300)),
-            Err(e) => vec![Session::error(format!("{usi}: {e}"))],
+            Err(e) => vec![Update::error(format!("{usi}: {e}"))],
         }
     }
 
     pub(super) fn takeback(&mut self) -> Vec<Update> {
         // A game lost by resignation or on time stays lost: a new game starts afresh.
         if let Some(e @ (Ending::Resignation(_) | Ending::Time(_))) = &self.ending {
-            return vec![Session::error(format!(
+            return vec![Update::error(format!(
                 "the game ended by {}: start a new game",
                 e.reason()
             ))];
         }
         if self.game.moves().is_empty() {
-            return vec![Session::error("no move to take back")];
+            return vec![Update::error("no move to take back")];
         }
         let mut keep = self.game.moves().len() - 1;
         let engine_to_move = |n: usize, game: &Game, players: &[Player; 2]| {
@@ -108,7 +108,7 @@ impl Session {
     pub(super) fn load(&mut self, text: &str) -> Vec<Update> {
         let text = text.trim();
         if text.is_empty() {
-            return vec![Session::error(
+            return vec![Update::error(
                 "nothing to load: paste an SFEN, a KIF or a CSA record first",
             )];
         }
@@ -135,7 +135,7 @@ impl Session {
                 self.record_names = record_names(text);
                 self.after_change()
             }
-            Err(e) => vec![Session::error(e)],
+            Err(e) => vec![Update::error(e)],
         }
     }
 

@@ -37,10 +37,10 @@ impl Session {
 
     pub(super) fn hint(&mut self) -> Vec<Update> {
         if let Some(busy) = self.busy_message() {
-            return vec![Session::error(busy)];
+            return vec![Update::error(busy)];
         }
         if self.ending.is_some() {
-            return vec![Session::error("the game is over")];
+            return vec![Update::error("the game is over")];
         }
         self.job += 1;
         self.hint_job = Some(self.job);
@@ -59,15 +59,15 @@ impl Session {
 
     pub(super) fn start_review(&mut self, millis: u64) -> Vec<Update> {
         if !(MIN_REVIEW_MILLIS..=MAX_REVIEW_MILLIS).contains(&millis) {
-            return vec![Session::error(format!(
+            return vec![Update::error(format!(
                 "review time {millis} ms: from {MIN_REVIEW_MILLIS} to {MAX_REVIEW_MILLIS} ms a position"
             ))];
         }
         if self.thinking {
-            return vec![Session::error("the engine is thinking about its move")];
+            return vec![Update::error("the engine is thinking about its move")];
         }
         if self.game.moves().is_empty() {
-            return vec![Session::error("no moves to review")];
+            return vec![Update::error("no moves to review")];
         }
         self.hint_job = None;
         self.review = Some(Review::new(&self.game, millis));
@@ -246,7 +246,7 @@ impl Session {
                         western: western(pos, mv),
                         sfen: pos.to_sfen(),
                     }],
-                    _ => vec![Session::error("the engine has no move to suggest")],
+                    _ => vec![Update::error("the engine has no move to suggest")],
                 };
                 // The analysis, if it was on, goes on.
                 self.start_engine_work();
@@ -341,7 +341,7 @@ impl Session {
                     ClientError::Start(why) => why.clone(),
                     other => format!("the engine failed: {other}"),
                 };
-                let mut updates = vec![Session::error(&message)];
+                let mut updates = vec![Update::error(&message)];
                 if self.review_job.is_some_and(|j| Some(j.0) == id) {
                     self.review_job = None;
                     self.review = None;

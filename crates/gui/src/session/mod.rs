@@ -165,10 +165,6 @@ impl Session {
         }
     }
 
-    pub(super) fn error(message: impl AsRef<str>) -> Update {
-        Update::error(message)
-    }
-
     /// Handles a request from the page.
     pub fn handle(&mut self, request: Request) -> Vec<Update> {
         match request {
@@ -185,27 +181,27 @@ impl Session {
                 thinking_pause,
             } => {
                 if level > MAX_LEVEL {
-                    return vec![Session::error(format!(
+                    return vec![Update::error(format!(
                         "level {level}: from 0 (full strength) to {MAX_LEVEL}"
                     ))];
                 }
                 let rules: RuleSet = match rules.parse() {
                     Ok(r) => r,
-                    Err(e) => return vec![Session::error(format!("{e}"))],
+                    Err(e) => return vec![Update::error(format!("{e}"))],
                 };
                 let start = match start.as_str() {
                     "standard" => Position::startpos(),
                     "kawu" => RuleSet::kawu().start_position(),
                     sfen => match Position::from_sfen(sfen.trim().trim_start_matches("sfen ")) {
                         Ok(p) => p,
-                        Err(e) => return vec![Session::error(format!("bad SFEN: {e}"))],
+                        Err(e) => return vec![Update::error(format!("bad SFEN: {e}"))],
                     },
                 };
                 if let Err(e) = validate_clock(clock) {
-                    return vec![Session::error(e)];
+                    return vec![Update::error(e)];
                 }
                 if max_plies > MAX_PLIES_SETTING {
-                    return vec![Session::error(format!(
+                    return vec![Update::error(format!(
                         "move limit {max_plies}: from 0 (none) to {MAX_PLIES_SETTING} plies"
                     ))];
                 }
@@ -214,14 +210,14 @@ impl Session {
                     n => rules.with_max_plies(Some(n)),
                 };
                 if moves.len() > MAX_GAME_MOVES {
-                    return vec![Session::error(TooManyMoves.to_string())];
+                    return vec![Update::error(TooManyMoves.to_string())];
                 }
                 let mut game = Game::from_position(rules, start);
                 // A kept game is played again as far as its moves are legal.
                 let mut replay_error = None;
                 for (n, usi) in moves.iter().enumerate() {
                     if let Err(e) = game.play_usi(usi) {
-                        replay_error = Some(Session::error(format!(
+                        replay_error = Some(Update::error(format!(
                             "the kept game stops at move {}: {usi}: {e}",
                             n + 1
                         )));
@@ -245,7 +241,7 @@ impl Session {
             Request::Takeback => self.takeback(),
             Request::Resign => {
                 if self.ending.is_some() {
-                    return vec![Session::error("the game is over")];
+                    return vec![Update::error("the game is over")];
                 }
                 let side = self.game.position().side_to_move();
                 let human = if self.players[side.index()] == Player::Human {
@@ -254,7 +250,7 @@ impl Session {
                     !side
                 };
                 if self.players[human.index()] != Player::Human {
-                    return vec![Session::error("only a person can resign")];
+                    return vec![Update::error("only a person can resign")];
                 }
                 self.end(Ending::Resignation(human));
                 vec![Update::State(Box::new(self.view()))]
@@ -277,7 +273,7 @@ impl Session {
             }
             Request::Mate => {
                 if let Some(busy) = self.busy_message() {
-                    return vec![Session::error(busy)];
+                    return vec![Update::error(busy)];
                 }
                 self.job += 1;
                 self.hint_job = None;
