@@ -41,6 +41,6 @@ pub use job::{SearchJob, SearchOptions};
 pub use report::{SearchInfo, SearchResult};
 pub use searcher::{SearchContext, Searcher};
 pub use thread_data::ThreadData;
-pub use time::{SearchLimits, TimeBudget};
+pub use time::{SearchLimits, TimeBudget, TimeManager};
 pub use tt::TranspositionTable;
 pub use value::Score;

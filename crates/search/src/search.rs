@@ -10,7 +10,7 @@ use crate::params::*;
 use crate::report::SearchInfo;
 use crate::see::see;
 use crate::thread_data::ThreadData;
-use crate::time::{best_move_node_scale, SearchLimits, TimeBudget};
+use crate::time::{Iteration, SearchLimits, TimeManager};
 use crate::tt::{Bound, TranspositionTable};
 use crate::value::*;
 use gogo_rules::{Move, Position, RuleSet};
@@ -51,7 +51,8 @@ pub(crate) struct Worker<'a> {
     /// Every thread's node count, published now and then for the node limit and reports.
     pub(crate) node_counts: &'a [AtomicU64],
     pub(crate) limits: &'a SearchLimits,
-    pub(crate) budget: TimeBudget,
+    /// Only the main thread's copy is asked.
+    pub(crate) time: TimeManager,
     pub(crate) rules: RuleSet,
     pub(crate) history: GameHistory,
     pub(crate) root: Position,
@@ -111,12 +112,11 @@ impl<'a> Worker<'a> {
         if self.td.nodes & 1023 != 0 {
             return;
         }
-        if !self.control.pondering() {
-            if let Some(hard) = self.budget.hard {
-                if self.control.elapsed() >= hard {
-                    self.control.stop();
-                }
-            }
+        if self
+            .time
+            .out_of_time(self.control.elapsed(), self.control.pondering())
+        {
+            self.control.stop();
         }
     }
 
@@ -712,8 +712,6 @@ impl<'a> Worker<'a> {
             .depth
             .unwrap_or(MAX_PLY as i32 - 1)
             .clamp(1, MAX_PLY as i32 - 1);
-        let mut instability = 1.0f64;
-        let mut last_best = None;
         let mut depth = 1;
         while depth <= max_depth {
             let search_depth = if self.td.id % 2 == 1 && depth < max_depth {
@@ -783,67 +781,21 @@ impl<'a> Worker<'a> {
                 for pv_index in 0..lines {
                     self.report(search_depth, pv_index, None, report);
                 }
-                if self.time_to_stop(depth, &mut instability, &mut last_best) {
+                let iteration = Iteration {
+                    depth,
+                    best_move: self.td.best_move,
+                    best_score: self.td.best_score,
+                    best_move_nodes: self.root_moves[0].nodes,
+                    root_nodes: self.root_moves.iter().map(|rm| rm.nodes).sum(),
+                    root_moves: self.root_moves.len(),
+                    total_nodes: self.total_nodes(),
+                };
+                let (elapsed, pondering) = (self.control.elapsed(), self.control.pondering());
+                if self.time.stop_after(iteration, elapsed, pondering) {
                     break;
                 }
             }
             depth += 1;
         }
-    }
-
-    /// The soft target's factor from where this thread's root nodes went
-    /// ([`best_move_node_scale`]); 1 in the first iterations, where the shares say little.
-    fn node_scale(&self, depth: i32) -> f64 {
-        let total: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
-        match self.root_moves.first() {
-            Some(best) if depth >= NODE_TM_MIN_DEPTH => best_move_node_scale(best.nodes, total),
-            _ => 1.0,
-        }
-    }
-
-    /// Main thread, after an iteration: whether to stop now. Stops when the soft target,
-    /// stretched while the best move changes and scaled by the best move's share of the
-    /// nodes, is used up; at once for a forced move; and
-    /// when a forced mate is found within the depth.
-    fn time_to_stop(
-        &self,
-        depth: i32,
-        instability: &mut f64,
-        last_best: &mut Option<Move>,
-    ) -> bool {
-        if *last_best != self.td.best_move && depth > 1 {
-            let growth = f64::from(INSTABILITY_GROWTH_PCT.get()) / 100.0;
-            *instability = (*instability * growth).min(INSTABILITY_MAX);
-        } else {
-            *instability = (*instability * INSTABILITY_DECAY).max(1.0);
-        }
-        *last_best = self.td.best_move;
-        if self
-            .limits
-            .soft_nodes
-            .is_some_and(|soft| self.total_nodes() >= soft)
-        {
-            return true;
-        }
-        if !self.control.pondering() {
-            if let Some(soft) = self.budget.soft {
-                let target = soft.mul_f64(*instability * self.node_scale(depth));
-                let target = self.budget.hard.map_or(target, |h| target.min(h));
-                let share = f64::from(NEW_ITERATION_PCT.get()) / 100.0;
-                if self.control.elapsed() >= target.mul_f64(share) {
-                    return true;
-                }
-            }
-        }
-        let free_to_stop = !self.limits.infinite
-            && !self.control.pondering()
-            && self.limits.depth.is_none()
-            && self.limits.nodes.is_none();
-        if free_to_stop && self.root_moves.len() == 1 && depth >= 4 {
-            return true; // a forced move: no need to think long
-        }
-        let best = self.td.best_score.abs();
-        // A mate found with room to spare: deeper search cannot improve it.
-        free_to_stop && best >= MATE_IN_MAX_PLY && depth > MATE - best + 4
     }
 }

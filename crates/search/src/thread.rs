@@ -8,7 +8,7 @@ use crate::pool::HelperPool;
 use crate::report::{SearchInfo, SearchResult};
 use crate::search::{RootMove, Worker};
 use crate::thread_data::ThreadData;
-use crate::time::TimeBudget;
+use crate::time::TimeManager;
 use crate::tt::TranspositionTable;
 use crate::value::{mated_in, INFINITE, MATE_IN_MAX_PLY};
 use gogo_rules::{Move, Position};
@@ -42,7 +42,7 @@ pub(crate) fn search(
         limits,
         options,
     } = job;
-    let budget = TimeBudget::new(limits, root.side_to_move(), options.move_overhead);
+    let time = TimeManager::new(limits, root.side_to_move(), options.move_overhead);
     let legal = root.legal_moves();
     if legal.is_empty() {
         return SearchResult {
@@ -83,7 +83,7 @@ pub(crate) fn search(
         control,
         node_counts: &node_counts,
         limits,
-        budget,
+        time: time.clone(),
         rules: options.rules,
         history: history.clone(),
         root: root.clone(),

@@ -1,11 +1,16 @@
-//! Time management: a soft target (no new iteration after it) and a hard limit (the search
-//! stops inside an iteration) for each move, from the USI clock parameters.
+//! Time management, all of it: [`TimeBudget`] turns the USI clock into a soft target (no new
+//! iteration after it) and a hard limit (the search stops inside an iteration);
+//! [`TimeManager`] owns that budget for one search and the state that stretches or shrinks
+//! the soft target as the iterations go (best-move instability, the best move's share of the
+//! nodes), and answers the search's two questions: stop now, and start another iteration.
 
 use crate::params::{
-    NODE_TM_BASE_PCT, NODE_TM_SCALE_PCT, TM_BYOYOMI_MAIN_DIVISOR, TM_INC_HARD_DIVISOR,
-    TM_INC_SHARE_PCT, TM_INC_SOFT_DIVISOR,
+    INSTABILITY_DECAY, INSTABILITY_GROWTH_PCT, INSTABILITY_MAX, NEW_ITERATION_PCT,
+    NODE_TM_BASE_PCT, NODE_TM_MIN_DEPTH, NODE_TM_SCALE_PCT, TM_BYOYOMI_MAIN_DIVISOR,
+    TM_INC_HARD_DIVISOR, TM_INC_SHARE_PCT, TM_INC_SOFT_DIVISOR,
 };
-use gogo_rules::Color;
+use crate::value::{MATE, MATE_IN_MAX_PLY};
+use gogo_rules::{Color, Move};
 use std::time::Duration;
 
 /// What `go` asked for.
@@ -107,6 +112,125 @@ impl TimeBudget {
             soft: Some(soft.max(floor)),
             hard: Some(hard.max(floor)),
         }
+    }
+}
+
+/// The share of a move's time the mate solver may take before the search (one twentieth of
+/// the soft target, or of the hard limit where there is no soft one): at fast controls a
+/// fixed node count would be a quarter of the move.
+const MATE_PROBE_DIVISOR: u32 = 20;
+
+/// What the main thread tells the [`TimeManager`] after each completed iteration.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Iteration {
+    /// The iteration's number (1, 2, ...), not the helper-skewed search depth.
+    pub(crate) depth: i32,
+    /// The best move the iteration settled on.
+    pub(crate) best_move: Option<Move>,
+    /// Its score.
+    pub(crate) best_score: i32,
+    /// Nodes below the best move, and below every root move, over all iterations so far.
+    pub(crate) best_move_nodes: u64,
+    /// See [`Iteration::best_move_nodes`].
+    pub(crate) root_nodes: u64,
+    /// How many legal root moves there are.
+    pub(crate) root_moves: usize,
+    /// Every thread's nodes so far (for the soft node limit).
+    pub(crate) total_nodes: u64,
+}
+
+/// One search's time management: the budget, the state that scales its soft target, and the
+/// decisions taken from them. Only the main thread's copy decides; the helpers stop when it
+/// says so.
+#[derive(Clone, Debug)]
+pub struct TimeManager {
+    budget: TimeBudget,
+    /// Whether the search may stop when it sees fit (no depth, node or infinite search).
+    free_to_stop: bool,
+    soft_nodes: Option<u64>,
+    /// Stretches the soft target while the best move keeps changing; decays back to 1.
+    instability: f64,
+    last_best: Option<Move>,
+}
+
+impl TimeManager {
+    /// The time manager of a search for `side` under `limits`, keeping `overhead` in reserve.
+    pub fn new(limits: &SearchLimits, side: Color, overhead: Duration) -> TimeManager {
+        TimeManager {
+            budget: TimeBudget::new(limits, side, overhead),
+            free_to_stop: !limits.infinite && limits.depth.is_none() && limits.nodes.is_none(),
+            soft_nodes: limits.soft_nodes,
+            instability: 1.0,
+            last_best: None,
+        }
+    }
+
+    /// The budget it works from.
+    pub fn budget(&self) -> TimeBudget {
+        self.budget
+    }
+
+    /// The time the mate solver may spend before the search, `None` when the move has no
+    /// time limit.
+    pub fn mate_probe_time(&self) -> Option<Duration> {
+        self.budget
+            .soft
+            .or(self.budget.hard)
+            .map(|t| t / MATE_PROBE_DIVISOR)
+    }
+
+    /// Inside an iteration: whether the hard limit has passed. A pondering search has none.
+    pub(crate) fn out_of_time(&self, elapsed: Duration, pondering: bool) -> bool {
+        !pondering && self.budget.hard.is_some_and(|hard| elapsed >= hard)
+    }
+
+    /// After a completed iteration: whether to stop rather than start the next one. Stops
+    /// when the soft target, stretched while the best move changes and scaled by the best
+    /// move's share of the nodes, is used up (short of it by what a new iteration would
+    /// take); at once for a forced move; when a forced mate is found within the depth; and
+    /// at the soft node limit.
+    pub(crate) fn stop_after(
+        &mut self,
+        iteration: Iteration,
+        elapsed: Duration,
+        pondering: bool,
+    ) -> bool {
+        if self.last_best != iteration.best_move && iteration.depth > 1 {
+            let growth = f64::from(INSTABILITY_GROWTH_PCT.get()) / 100.0;
+            self.instability = (self.instability * growth).min(INSTABILITY_MAX);
+        } else {
+            self.instability = (self.instability * INSTABILITY_DECAY).max(1.0);
+        }
+        self.last_best = iteration.best_move;
+        if self
+            .soft_nodes
+            .is_some_and(|soft| iteration.total_nodes >= soft)
+        {
+            return true;
+        }
+        if !pondering {
+            if let Some(soft) = self.budget.soft {
+                let node_scale = if iteration.depth >= NODE_TM_MIN_DEPTH {
+                    best_move_node_scale(iteration.best_move_nodes, iteration.root_nodes)
+                } else {
+                    // The first iterations' shares say little.
+                    1.0
+                };
+                let target = soft.mul_f64(self.instability * node_scale);
+                let target = self.budget.hard.map_or(target, |h| target.min(h));
+                let share = f64::from(NEW_ITERATION_PCT.get()) / 100.0;
+                if elapsed >= target.mul_f64(share) {
+                    return true;
+                }
+            }
+        }
+        let free_to_stop = self.free_to_stop && !pondering;
+        if free_to_stop && iteration.root_moves == 1 && iteration.depth >= 4 {
+            return true; // a forced move: no need to think long
+        }
+        let best = iteration.best_score.abs();
+        // A mate found with room to spare: deeper search cannot improve it.
+        free_to_stop && best >= MATE_IN_MAX_PLY && iteration.depth > MATE - best + 4
     }
 }
 
@@ -219,5 +343,129 @@ mod tests {
             best_move_node_scale(200, 100),
             best_move_node_scale(100, 100)
         );
+    }
+
+    fn iteration(depth: i32, best: Move) -> Iteration {
+        Iteration {
+            depth,
+            best_move: Some(best),
+            best_score: 0,
+            best_move_nodes: 50,
+            root_nodes: 100,
+            root_moves: 10,
+            total_nodes: 1_000,
+        }
+    }
+
+    fn fischer(remaining: u64, increment: u64) -> SearchLimits {
+        SearchLimits {
+            time: [Some(ms(remaining)); 2],
+            increment: [ms(increment); 2],
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_changing_best_move_buys_another_iteration_a_steady_one_does_not() {
+        let moves: Vec<Move> = gogo_rules::Position::startpos()
+            .legal_moves()
+            .iter()
+            .copied()
+            .collect();
+        let limits = fischer(10_000, 100);
+        let soft = TimeBudget::new(&limits, Color::Sente, ms(0)).soft.unwrap();
+        let share = f64::from(NEW_ITERATION_PCT.get()) / 100.0;
+        // Just past the unstretched point where no new iteration starts.
+        let elapsed = soft.mul_f64(share * 1.05);
+        let mut steady = TimeManager::new(&limits, Color::Sente, ms(0));
+        let mut changing = steady.clone();
+        for depth in 1..=4 {
+            let stopped = steady.stop_after(iteration(depth, moves[0]), ms(0), false);
+            assert!(!stopped, "no time used yet, depth {depth}");
+            let other = moves[depth as usize % 2];
+            assert!(!changing.stop_after(iteration(depth, other), ms(0), false));
+        }
+        assert!(steady.stop_after(iteration(5, moves[0]), elapsed, false));
+        assert!(!changing.stop_after(iteration(5, moves[0]), elapsed, false));
+        // Pondering: no soft target at all.
+        assert!(!steady.stop_after(iteration(6, moves[0]), elapsed * 10, true));
+    }
+
+    #[test]
+    fn the_hard_limit_holds_except_while_pondering() {
+        let tm = TimeManager::new(&fischer(10_000, 0), Color::Gote, ms(0));
+        let hard = tm.budget().hard.unwrap();
+        assert!(!tm.out_of_time(hard - ms(1), false));
+        assert!(tm.out_of_time(hard, false));
+        assert!(!tm.out_of_time(hard * 10, true));
+        let infinite = SearchLimits {
+            infinite: true,
+            ..fischer(10_000, 0)
+        };
+        let tm = TimeManager::new(&infinite, Color::Gote, ms(0));
+        assert!(!tm.out_of_time(Duration::from_secs(3600), false));
+        assert_eq!(tm.mate_probe_time(), None);
+    }
+
+    #[test]
+    fn forced_moves_and_found_mates_stop_unless_the_search_is_bounded_otherwise() {
+        let mv = gogo_rules::Position::startpos()
+            .legal_moves()
+            .iter()
+            .copied()
+            .next()
+            .unwrap();
+        let forced = Iteration {
+            root_moves: 1,
+            ..iteration(4, mv)
+        };
+        let mate = Iteration {
+            best_score: MATE - 3,
+            ..iteration(8, mv)
+        };
+        let far_mate = Iteration {
+            best_score: MATE - 9,
+            ..iteration(8, mv)
+        };
+        let clock = fischer(600_000, 0);
+        let fresh = || TimeManager::new(&clock, Color::Sente, ms(0));
+        assert!(fresh().stop_after(forced, ms(0), false));
+        assert!(fresh().stop_after(mate, ms(0), false));
+        assert!(!fresh().stop_after(far_mate, ms(0), false));
+        // `go depth` and `go infinite` search as asked, forced or not.
+        for bounded in [
+            SearchLimits {
+                depth: Some(20),
+                ..clock.clone()
+            },
+            SearchLimits {
+                infinite: true,
+                ..clock.clone()
+            },
+        ] {
+            let mut tm = TimeManager::new(&bounded, Color::Sente, ms(0));
+            assert!(!tm.stop_after(forced, ms(0), false));
+            assert!(!tm.stop_after(mate, ms(0), false));
+        }
+        // The soft node limit (datagen) ends the search at the first iteration past it.
+        let soft_nodes = SearchLimits {
+            soft_nodes: Some(1_000),
+            ..Default::default()
+        };
+        let mut tm = TimeManager::new(&soft_nodes, Color::Sente, ms(0));
+        assert!(tm.stop_after(iteration(2, mv), ms(0), false));
+    }
+
+    #[test]
+    fn the_mate_probe_gets_a_twentieth_of_the_move() {
+        let limits = fischer(10_000, 100);
+        let tm = TimeManager::new(&limits, Color::Sente, ms(0));
+        assert_eq!(tm.mate_probe_time(), Some(tm.budget().soft.unwrap() / 20));
+        let movetime = SearchLimits {
+            movetime: Some(ms(400)),
+            ..Default::default()
+        };
+        let tm = TimeManager::new(&movetime, Color::Sente, ms(0));
+        assert_eq!(tm.mate_probe_time(), Some(ms(20)));
     }
 }

@@ -16,8 +16,8 @@ use gogo_protocol::{
 use gogo_rules::{Move, MoveError, Position, Rng, SfenError};
 use gogo_search::skill;
 use gogo_search::{
-    pool::Done, time::TimeBudget, Evaluation, GameHistory, SearchContext, SearchControl,
-    SearchInfo, SearchJob, SearchLimits, SearchOptions, Searcher,
+    pool::Done, Evaluation, GameHistory, SearchContext, SearchControl, SearchInfo, SearchJob,
+    SearchLimits, SearchOptions, Searcher, TimeManager,
 };
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -295,14 +295,13 @@ impl UsiEngine {
             && job.limits.nodes.is_none())
         .then(|| self.mate_solver())
         .flatten();
-        // The probe may spend a twentieth of the move's time, and 5000 nodes at most: at
-        // fast controls a fixed 5000 nodes is a quarter of the move.
-        let budget = TimeBudget::new(
+        // The probe's share of the move's time, and 5000 nodes at most.
+        let probe_time = TimeManager::new(
             &job.limits,
             job.root.side_to_move(),
             job.options.move_overhead,
-        );
-        let probe_time = budget.soft.or(budget.hard).map(|t| t / 20);
+        )
+        .mate_probe_time();
         // The first move of the last line reported: the answer if the search fails.
         let best_so_far: Arc<Mutex<Option<Move>>> = Arc::default();
         let last_best = Arc::clone(&best_so_far);
