@@ -81,6 +81,8 @@ pub enum EngineEvent {
     Ready {
         /// Its name.
         name: String,
+        /// The highest `Level` it offers (its `spin` option's max), `None` if it has none.
+        max_level: Option<u8>,
     },
     /// An `info` line of job `id`.
     Info {
@@ -215,9 +217,12 @@ impl Worker {
             match EngineClient::start(&self.spec, STARTUP) {
                 Ok(c) => {
                     let name = c.id_name().unwrap_or(&self.spec.name).to_string();
+                    let max_level = c
+                        .spin_range("Level")
+                        .map(|(_, max)| max.clamp(0, i64::from(u8::MAX)) as u8);
                     self.client = Some(c);
                     self.options_set.clear();
-                    self.emit(EngineEvent::Ready { name });
+                    self.emit(EngineEvent::Ready { name, max_level });
                 }
                 Err(e) => {
                     self.emit(EngineEvent::Failed {

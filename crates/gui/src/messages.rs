@@ -297,6 +297,8 @@ pub struct GameView {
     pub engine: String,
     /// The engine's strength level in this game (0: full strength).
     pub level: u8,
+    /// The highest level the engine offers (its `Level` option; 0 when it has none).
+    pub max_level: u8,
     /// The ply limit of this game, if any.
     pub max_plies: Option<u32>,
     /// Whether the engine is thinking about its move.

@@ -20,7 +20,7 @@ type Socket =
 /// An engine in shell that does `on_go` for each `go`.
 fn shell_engine(on_go: &str) -> EngineSpec {
     let script = format!(
-        r#"while read -r line; do case "$line" in usi) echo "id name shell"; echo usiok;; isready) echo readyok;; go*) {on_go};; quit) exit 0;; esac; done"#
+        r#"while read -r line; do case "$line" in usi) echo "id name shell"; echo "option name Level type spin default 0 min 0 max 5"; echo usiok;; isready) echo readyok;; go*) {on_go};; quit) exit 0;; esac; done"#
     );
     sh_engine(&script)
 }
@@ -677,6 +677,48 @@ async fn a_weaker_level_takes_a_thinking_pause() {
     for at_once in &answers[2..] {
         assert!(*at_once < Duration::from_millis(400), "{answers:?}");
     }
+}
+
+/// Issue 34: the levels a game may ask for are the ones the engine offers (its `Level`
+/// option), not a number the board keeps.
+#[tokio::test]
+async fn the_levels_are_the_engines() {
+    let mut s = connect(shell_engine(r#"echo "bestmove 1b1c""#)).await;
+    let ready = next(&mut s, "state", |v| v["engine_ready"] == true).await;
+    assert_eq!(ready["max_level"], 5);
+    let mut game = new_game("standard", "human", "engine");
+    game["level"] = json!(6);
+    request(&mut s, game.clone()).await;
+    let error = next(&mut s, "error", |_| true).await;
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("0 (full strength) to 5"),
+        "{error}"
+    );
+    game["level"] = json!(5);
+    request(&mut s, game).await;
+    next(&mut s, "state", |v| v["level"] == 5 && moves(v) == 0).await;
+
+    // An engine without levels plays at full strength only.
+    let plain = sh_engine(
+        r#"while read -r line; do case "$line" in usi) echo "id name plain"; echo usiok;; isready) echo readyok;; quit) exit 0;; esac; done"#,
+    );
+    let mut s = connect(plain).await;
+    let ready = next(&mut s, "state", |v| v["engine_ready"] == true).await;
+    assert_eq!(ready["max_level"], 0);
+    let mut game = new_game("standard", "human", "human");
+    game["level"] = json!(1);
+    request(&mut s, game).await;
+    let error = next(&mut s, "error", |_| true).await;
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("no strength levels"),
+        "{error}"
+    );
 }
 
 /// Issue 35, item 9: a loaded record is labelled with its own players, and saved with them.

@@ -313,6 +313,14 @@ impl EngineClient {
         self.offered.iter().any(|(n, _)| n == name)
     }
 
+    /// The range of the spin option `name`, if it offered one.
+    pub fn spin_range(&self, name: &str) -> Option<(i64, i64)> {
+        self.offered.iter().find_map(|(n, kind)| match kind {
+            OptionKind::Spin { min, max, .. } if n == name => Some((*min, *max)),
+            _ => None,
+        })
+    }
+
     /// Whether a game should let it ponder: its spec sets `USI_Ponder` to true.
     pub fn ponders(&self) -> bool {
         self.spec

@@ -207,9 +207,12 @@ impl Session {
     /// Handles what the engine did.
     pub fn engine_event(&mut self, event: EngineEvent) -> Vec<Update> {
         match event {
-            EngineEvent::Ready { name } => {
+            EngineEvent::Ready { name, max_level } => {
                 self.engine_name = name;
                 self.engine_ready = true;
+                self.max_level = max_level;
+                // A game asked for before the engine was up keeps only what it offers.
+                self.level = self.level.min(max_level.unwrap_or(0));
                 vec![Update::State(Box::new(self.view()))]
             }
             EngineEvent::Info { id, info } if self.review_job.is_some_and(|j| j.0 == id) => {

@@ -22,8 +22,6 @@ mod flow;
 mod jobs;
 mod view;
 
-/// The highest strength level a game may ask of the engine.
-pub const MAX_LEVEL: u8 = 10;
 /// The shortest thinking pause below full strength, and how much longer it may be.
 const THINKING_PAUSE_MIN: Duration = Duration::from_millis(500);
 const THINKING_PAUSE_SPREAD_MS: u64 = 1300;
@@ -69,6 +67,8 @@ pub struct Session {
     ending: Option<Ending>,
     engine: EngineHandle,
     engine_name: String,
+    /// The highest level the engine offers, once it is up (`None`: none, or not up yet).
+    max_level: Option<u8>,
     /// The engine's strength level in this game (0: full strength).
     level: u8,
     /// The id of the engine job whose answer counts; others are stale.
@@ -143,6 +143,7 @@ impl Session {
             ending: None,
             engine,
             engine_name: "engine".into(),
+            max_level: None,
             level: 0,
             job: 0,
             thinking: false,
@@ -180,10 +181,20 @@ impl Session {
                 ending,
                 thinking_pause,
             } => {
-                if level > MAX_LEVEL {
-                    return vec![Update::error(format!(
-                        "level {level}: from 0 (full strength) to {MAX_LEVEL}"
-                    ))];
+                // The engine says which levels it has (its `Level` option); until it is up,
+                // any level is taken and cut to them when it is.
+                match self.max_level {
+                    Some(max) if level > max => {
+                        return vec![Update::error(format!(
+                            "level {level}: this engine offers 0 (full strength) to {max}"
+                        ))];
+                    }
+                    None if level > 0 && self.engine_ready => {
+                        return vec![Update::error(format!(
+                            "level {level}: this engine has no strength levels (no Level option)"
+                        ))];
+                    }
+                    _ => {}
                 }
                 let rules: RuleSet = match rules.parse() {
                     Ok(r) => r,

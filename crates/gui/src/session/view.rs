@@ -63,6 +63,7 @@ impl Session {
             scores: self.scores.clone(),
             engine: self.engine_name.clone(),
             level: self.level,
+            max_level: self.max_level.unwrap_or(0),
             max_plies: self.game.rules().max_plies,
             thinking: self.thinking,
             engine_ready: self.engine_ready,

@@ -118,8 +118,19 @@ export function onState(state) {
   const level = state.level ? ` (plays at level ${state.level}${analysing ? "; analysis at full strength" : ""})` : "";
   const engine = state.engine_ready ? `engine: ${state.engine}${level}` : "engine: starting…";
   $("engine-name").textContent = engine;
+  if (state.engine_ready) offerLevels(state.max_level);
   render();
   playPremove();
+}
+
+// The levels the engine offers (its Level option): the others cannot be chosen.
+function offerLevels(max) {
+  for (const id of ["ng-level", "welcome-level"]) {
+    for (const option of $(id).options) {
+      option.disabled = Number(option.value) > max;
+      option.title = option.disabled ? "this engine does not offer this level" : "";
+    }
+  }
 }
 
 // The notation setting: a move (or a line) as the person reads them. Japanese carries the
