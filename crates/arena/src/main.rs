@@ -129,7 +129,7 @@ fn tune_command(
     seed: u64,
 ) -> ExitCode {
     let params = match std::fs::read_to_string(tunables)
-        .map_err(|e| e.to_string())
+        .map_err(gogo_arena::spsa::SpsaError::Io)
         .and_then(|t| gogo_arena::spsa::read_params(&t))
     {
         Ok(p) => p,

@@ -24,12 +24,24 @@ impl Default for Shard {
     }
 }
 
+/// A shard's text that is not `I/N` with I from 1 to N; holds the text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseShardError(pub String);
+
+impl fmt::Display for ParseShardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "shard '{}': I/N with I from 1 to N", self.0)
+    }
+}
+
+impl std::error::Error for ParseShardError {}
+
 impl std::str::FromStr for Shard {
-    type Err = String;
+    type Err = ParseShardError;
 
     /// `I/N`, I from 1 to N.
-    fn from_str(text: &str) -> Result<Shard, String> {
-        let bad = || format!("shard '{text}': I/N with I from 1 to N");
+    fn from_str(text: &str) -> Result<Shard, ParseShardError> {
+        let bad = || ParseShardError(text.to_string());
         let (i, n) = text.split_once('/').ok_or_else(bad)?;
         let (i, n): (usize, usize) = (i.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
         if i == 0 || i > n {

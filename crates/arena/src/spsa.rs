@@ -29,22 +29,57 @@ pub struct Param {
     pub c_end: f64,
 }
 
+/// Why a tuning could not start or go on.
+#[derive(Debug)]
+pub enum SpsaError {
+    /// A line of the tunables CSV (from 1) and what is wrong with it.
+    Tunables {
+        /// The line, from 1.
+        line: usize,
+        /// What is wrong.
+        problem: String,
+    },
+    /// The trajectory file to resume from does not fit the tunables.
+    Trajectory(String),
+    /// The trajectory file could not be read or written.
+    Io(std::io::Error),
+    /// An engine failed.
+    Arena(ArenaError),
+}
+
+impl std::fmt::Display for SpsaError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SpsaError::Tunables { line, problem } => write!(f, "tunables line {line}: {problem}"),
+            SpsaError::Trajectory(problem) => write!(f, "trajectory: {problem}"),
+            SpsaError::Io(e) => write!(f, "{e}"),
+            SpsaError::Arena(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for SpsaError {}
+
 /// Reads `gogo tunables` CSV: `name,default,min,max,step` (a header line first).
-pub fn read_params(csv: &str) -> Result<Vec<Param>, String> {
+pub fn read_params(csv: &str) -> Result<Vec<Param>, SpsaError> {
     let mut params = Vec::new();
     for (n, line) in csv.lines().enumerate().skip(1) {
         if line.trim().is_empty() {
             continue;
         }
         let f: Vec<&str> = line.split(',').map(str::trim).collect();
-        let number = |i: usize| -> Result<f64, String> {
+        let bad = |problem: String| SpsaError::Tunables {
+            line: n + 1,
+            problem,
+        };
+        let number = |i: usize| -> Result<f64, SpsaError> {
             f.get(i)
                 .and_then(|v| v.parse().ok())
-                .ok_or_else(|| format!("tunables line {}: field {} is not a number", n + 1, i + 1))
+                .ok_or_else(|| bad(format!("field {} is not a number", i + 1)))
         };
         let (value, min, max, c_end) = (number(1)?, number(2)?, number(3)?, number(4)?);
         if !(min <= value && value <= max && c_end > 0.0) {
-            return Err(format!("tunables line {}: default outside min..max", n + 1));
+            return Err(bad("default outside min..max".into()));
         }
         params.push(Param {
             name: f[0].to_string(),
@@ -174,24 +209,28 @@ fn csv_header(params: &[Param]) -> String {
 }
 
 /// The values of the last line of a trajectory, and its iteration, to resume from.
-pub fn resume_from(csv: &str, params: &mut [Param]) -> Result<usize, String> {
+pub fn resume_from(csv: &str, params: &mut [Param]) -> Result<usize, SpsaError> {
+    let bad = |problem: String| Err(SpsaError::Trajectory(problem));
     let mut lines = csv.lines();
     let header = lines.next().unwrap_or("");
     if format!("{header}\n") != csv_header(params) {
-        return Err("the trajectory's parameters differ from the tunables".into());
+        return bad("its parameters differ from the tunables".into());
     }
     let Some(last) = lines.rev().find(|l| !l.trim().is_empty()) else {
         return Ok(0);
     };
     let f: Vec<&str> = last.split(',').collect();
     if f.len() != params.len() + 2 {
-        return Err(format!("a trajectory line of {} fields: '{last}'", f.len()));
+        return bad(format!("a line of {} fields: '{last}'", f.len()));
     }
-    let k = f[0]
-        .parse()
-        .map_err(|_| "a trajectory line without an iteration")?;
+    let Ok(k) = f[0].parse() else {
+        return bad(format!("a line without an iteration: '{last}'"));
+    };
     for (param, v) in params.iter_mut().zip(&f[2..]) {
-        param.value = v.parse().map_err(|_| format!("'{v}' is not a value"))?;
+        let Ok(value) = v.parse() else {
+            return bad(format!("'{v}' is not a value"));
+        };
+        param.value = value;
     }
     Ok(k)
 }
@@ -320,11 +359,11 @@ pub fn tune(
     mut params: Vec<Param>,
     config: &TuneConfig,
     progress: &mut (dyn FnMut(usize, &[Param]) + Send),
-) -> Result<Vec<Param>, String> {
+) -> Result<Vec<Param>, SpsaError> {
     let done = match std::fs::read_to_string(&config.out) {
         Ok(text) => resume_from(&text, &mut params)?,
         Err(_) => {
-            std::fs::write(&config.out, csv_header(&params)).map_err(|e| e.to_string())?;
+            std::fs::write(&config.out, csv_header(&params)).map_err(SpsaError::Io)?;
             0
         }
     };
@@ -341,7 +380,7 @@ pub fn tune(
         std::fs::OpenOptions::new()
             .append(true)
             .open(&config.out)
-            .map_err(|e| e.to_string())?,
+            .map_err(SpsaError::Io)?,
     );
     let progress = Mutex::new(progress);
     let error = Mutex::new(None);
@@ -358,7 +397,7 @@ pub fn tune(
                 let mut engines = match (start(), start()) {
                     (Ok(a), Ok(b)) => [a, b],
                     (Err(e), _) | (_, Err(e)) => {
-                        error.lock().unwrap().get_or_insert(e.to_string());
+                        error.lock().unwrap().get_or_insert(SpsaError::Arena(e));
                         return;
                     }
                 };
@@ -374,7 +413,7 @@ pub fn tune(
                     let result = match play_pair(&mut engines, &names, &p, config) {
                         Ok(r) => r,
                         Err(e) => {
-                            error.lock().unwrap().get_or_insert(e.to_string());
+                            error.lock().unwrap().get_or_insert(SpsaError::Arena(e));
                             break;
                         }
                     };
@@ -397,7 +436,7 @@ pub fn tune(
     if let Some(e) = error.into_inner().unwrap() {
         return Err(e);
     }
-    let csv = std::fs::read_to_string(&config.out).map_err(|e| e.to_string())?;
+    let csv = std::fs::read_to_string(&config.out).map_err(SpsaError::Io)?;
     let _ = std::fs::write(Path::new(&config.out).with_extension("svg"), plot(&csv));
     Ok(state.into_inner().unwrap().0.params)
 }
@@ -452,11 +491,17 @@ mod tests {
             }
         );
         let trajectory = csv_header(&params) + "1,2,25.5,89\n2,-2,26.25,88.5\n";
-        assert_eq!(resume_from(&trajectory, &mut params), Ok(2));
+        assert_eq!(resume_from(&trajectory, &mut params).ok(), Some(2));
         assert_eq!((params[0].value, params[1].value), (26.25, 88.5));
         assert!(plot(&trajectory).contains("<polyline"));
-        assert!(read_params("name\nA,5,10,60,5\n").is_err());
-        assert!(resume_from("iteration,result,Z\n", &mut params).is_err());
+        assert!(matches!(
+            read_params("name\nA,5,10,60,5\n"),
+            Err(SpsaError::Tunables { line: 2, .. })
+        ));
+        assert!(matches!(
+            resume_from("iteration,result,Z\n", &mut params),
+            Err(SpsaError::Trajectory(_))
+        ));
         let short = csv_header(&params) + "7\n";
         assert!(resume_from(&short, &mut params).is_err());
     }

@@ -169,11 +169,40 @@ impl Sprt {
     }
 }
 
+/// Why an SPRT's settings text was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseSprtError {
+    /// A word that is not `key=value`.
+    NotKeyValue(String),
+    /// A value that is not a number.
+    NotANumber(String),
+    /// A key other than elo0, elo1, alpha, beta.
+    UnknownKey(String),
+    /// alpha or beta outside (0, 1).
+    ErrorRate,
+    /// elo0 not below elo1.
+    Hypotheses,
+}
+
+impl std::fmt::Display for ParseSprtError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParseSprtError::NotKeyValue(word) => write!(f, "sprt: '{word}' is not key=value"),
+            ParseSprtError::NotANumber(value) => write!(f, "sprt: '{value}' is not a number"),
+            ParseSprtError::UnknownKey(key) => write!(f, "sprt: unknown key '{key}'"),
+            ParseSprtError::ErrorRate => write!(f, "sprt: alpha and beta must be between 0 and 1"),
+            ParseSprtError::Hypotheses => write!(f, "sprt: elo0 must be below elo1"),
+        }
+    }
+}
+
+impl std::error::Error for ParseSprtError {}
+
 impl std::str::FromStr for Sprt {
-    type Err = String;
+    type Err = ParseSprtError;
 
     /// Reads `elo0=0 elo1=10 alpha=0.05 beta=0.05` (any order, any subset; those defaults).
-    fn from_str(text: &str) -> Result<Sprt, String> {
+    fn from_str(text: &str) -> Result<Sprt, ParseSprtError> {
         let mut sprt = Sprt {
             elo0: 0.0,
             elo1: 10.0,
@@ -186,23 +215,23 @@ impl std::str::FromStr for Sprt {
         {
             let (key, value) = word
                 .split_once('=')
-                .ok_or_else(|| format!("sprt: '{word}' is not key=value"))?;
+                .ok_or_else(|| ParseSprtError::NotKeyValue(word.to_string()))?;
             let v: f64 = value
                 .parse()
-                .map_err(|_| format!("sprt: '{value}' is not a number"))?;
+                .map_err(|_| ParseSprtError::NotANumber(value.to_string()))?;
             match key {
                 "elo0" => sprt.elo0 = v,
                 "elo1" => sprt.elo1 = v,
                 "alpha" => sprt.alpha = v,
                 "beta" => sprt.beta = v,
-                _ => return Err(format!("sprt: unknown key '{key}'")),
+                _ => return Err(ParseSprtError::UnknownKey(key.to_string())),
             }
         }
         if !(0.0 < sprt.alpha && sprt.alpha < 1.0 && 0.0 < sprt.beta && sprt.beta < 1.0) {
-            return Err("sprt: alpha and beta must be between 0 and 1".into());
+            return Err(ParseSprtError::ErrorRate);
         }
         if sprt.elo0 >= sprt.elo1 {
-            return Err("sprt: elo0 must be below elo1".into());
+            return Err(ParseSprtError::Hypotheses);
         }
         Ok(sprt)
     }
@@ -284,7 +313,18 @@ mod tests {
             want,
             1e-9
         ));
-        assert!("elo0=5 elo1=1".parse::<Sprt>().is_err());
-        assert!("alpha=2".parse::<Sprt>().is_err());
+        assert_eq!(
+            "elo0=5 elo1=1".parse::<Sprt>(),
+            Err(ParseSprtError::Hypotheses)
+        );
+        assert_eq!("alpha=2".parse::<Sprt>(), Err(ParseSprtError::ErrorRate));
+        assert_eq!(
+            "elo0=x".parse::<Sprt>(),
+            Err(ParseSprtError::NotANumber("x".into()))
+        );
+        assert_eq!(
+            "gamma=1".parse::<Sprt>(),
+            Err(ParseSprtError::UnknownKey("gamma".into()))
+        );
     }
 }
