@@ -3,7 +3,7 @@
 //! no move, perpetual checks); they were picked from its output: `cargo run --release -p
 //! gogo-mate --example find -- 7`.
 use gogo_mate::{brute, MateLimits, MateResult, Solver};
-use gogo_rules::{Position, Rng};
+use gogo_rules::{usi_line, Position, Rng};
 use std::time::Duration;
 
 fn main() {
@@ -52,10 +52,7 @@ fn main() {
                         println!(
                             "MATE{n} {pos} brute {b:?} [{}] {}",
                             tags.join(","),
-                            line.iter()
-                                .map(|m| m.to_string())
-                                .collect::<Vec<_>>()
-                                .join(" ")
+                            usi_line(&line)
                         );
                     }
                 }

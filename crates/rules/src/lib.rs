@@ -43,7 +43,7 @@ pub use error::{
 };
 pub use game::{DrawReason, Game, GameError, Outcome, ParseRuleSetError, RuleSet, WinReason};
 pub use hand::Hand;
-pub use moves::{Move, MoveKind, MoveList, ParseMoveError, MAX_MOVES};
+pub use moves::{usi_line, Move, MoveKind, MoveList, ParseMoveError, MAX_MOVES};
 pub use perft::{perft, perft_divide, perft_mating_pawn_drops, perft_until, MAX_PERFT_DEPTH};
 pub use piece::{Color, Piece, PieceKind};
 pub use position::{promotion_zone, Position, MAX_MOVE_NUMBER};

@@ -169,6 +169,19 @@ impl Move {
     }
 }
 
+/// A line of moves in USI notation, separated by spaces (`2e3d 1a2a P*3c`), as `info pv`,
+/// `position ... moves` and the mate answers write them.
+pub fn usi_line(moves: &[Move]) -> String {
+    let mut text = String::with_capacity(moves.len() * 5);
+    for (i, mv) in moves.iter().enumerate() {
+        if i > 0 {
+            text.push(' ');
+        }
+        text.push_str(&mv.to_string());
+    }
+    text
+}
+
 impl fmt::Display for Move {
     /// USI notation: `2e3d`, `2b1a+`, `P*3c`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -336,6 +349,17 @@ impl<'a> IntoIterator for &'a MoveList {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_usi_line_is_the_moves_with_single_spaces() {
+        let moves: Vec<Move> = ["2e3d", "P*3c", "2b1a+"]
+            .iter()
+            .map(|t| t.parse().unwrap())
+            .collect();
+        assert_eq!(usi_line(&moves), "2e3d P*3c 2b1a+");
+        assert_eq!(usi_line(&moves[..1]), "2e3d");
+        assert_eq!(usi_line(&[]), "");
+    }
+
     use super::*;
 
     #[test]

@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use gogo_mate::{MateLimits, MateResult, Solver};
-use gogo_rules::{parse_usi_position, Position};
+use gogo_rules::{parse_usi_position, usi_line, Position};
 use gogo_search::nnue::{self, Network};
 use gogo_search::Evaluation;
 use gogo_usi::datagen::{self, DatagenConfig, DatagenTotals};
@@ -409,14 +409,7 @@ fn mate_command(args: MateArgs) -> ExitCode {
 /// `mate N: moves`, `nomate` or `timeout`.
 fn describe(result: &MateResult) -> String {
     match result {
-        MateResult::Mate(line) => format!(
-            "mate {}: {}",
-            line.len(),
-            line.iter()
-                .map(|m| m.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        ),
+        MateResult::Mate(line) => format!("mate {}: {}", line.len(), usi_line(line)),
         MateResult::NoMate => "nomate".into(),
         MateResult::Unknown => "timeout".into(),
     }

@@ -310,14 +310,7 @@ impl Session {
                 let pos = self.game.position();
                 let (text, japanese, western) = match answer {
                     Checkmate::Mate(line) => (
-                        format!(
-                            "mate in {} plies: {}",
-                            line.len(),
-                            line.iter()
-                                .map(|m| m.to_string())
-                                .collect::<Vec<_>>()
-                                .join(" ")
-                        ),
+                        format!("mate in {} plies: {}", line.len(), usi_line(&line)),
                         japanese_line(pos, &line),
                         western_line(pos, &line),
                     ),

@@ -13,8 +13,8 @@ use gogo_protocol::{
 use gogo_rules::kif::{japanese, japanese_line, read_kif, write_kif, KifInfo};
 use gogo_rules::western::{western, western_line};
 use gogo_rules::{
-    csa, Color, Game, GameError, Move, PieceKind, Position, RuleSet, Square, TooManyMoves,
-    MAX_GAME_MOVES,
+    csa, usi_line, Color, Game, GameError, Move, PieceKind, Position, RuleSet, Square,
+    TooManyMoves, MAX_GAME_MOVES,
 };
 use std::time::Duration;
 

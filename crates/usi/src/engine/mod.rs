@@ -168,11 +168,11 @@ impl UsiEngine {
             pos.board_key(),
             pos.hand_key()
         ));
-        let moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+        let legal = pos.legal_moves();
         self.out.info_string(&format!(
             "legal moves ({}): {}",
-            moves.len(),
-            moves.join(" ")
+            legal.len(),
+            gogo_rules::usi_line(legal.as_slice())
         ));
     }
 
