@@ -1,0 +1,162 @@
+//! What a puzzle is about, detected by the generator from the solution (never set by hand).
+
+use gogo_rules::PieceKind;
+use std::fmt;
+
+/// A puzzle's theme.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Theme {
+    /// Mate with one move.
+    MateIn1,
+    /// Mate in three plies.
+    MateIn3,
+    /// Mate in five plies.
+    MateIn5,
+    /// Mate in seven plies or more.
+    MateIn7Plus,
+    /// The mating move is a drop.
+    DropMate,
+    /// Every move of the solver gives check (a tsume problem).
+    Tsume,
+    /// A move of the solution promotes.
+    Promotion,
+    /// The solution wins material: the most valuable piece kind won (unpromoted).
+    Material(PieceKind),
+    /// The only move that does not lose.
+    Defence,
+    /// Four or more moves for the solver.
+    LongLine,
+}
+
+/// The piece kinds a material theme names, most valuable first.
+const MATERIAL_KINDS: [(PieceKind, &str); 5] = [
+    (PieceKind::Rook, "rook"),
+    (PieceKind::Bishop, "bishop"),
+    (PieceKind::Gold, "gold"),
+    (PieceKind::Silver, "silver"),
+    (PieceKind::Pawn, "pawn"),
+];
+
+impl Theme {
+    /// Every theme a player can choose, in the order the board lists them.
+    pub const CHOICES: [Theme; 14] = [
+        Theme::MateIn1,
+        Theme::MateIn3,
+        Theme::MateIn5,
+        Theme::MateIn7Plus,
+        Theme::DropMate,
+        Theme::Tsume,
+        Theme::Promotion,
+        Theme::Material(PieceKind::Rook),
+        Theme::Material(PieceKind::Bishop),
+        Theme::Material(PieceKind::Gold),
+        Theme::Material(PieceKind::Silver),
+        Theme::Material(PieceKind::Pawn),
+        Theme::Defence,
+        Theme::LongLine,
+    ];
+
+    /// The mate theme for a mate of `plies` plies.
+    pub fn mate_in(plies: usize) -> Theme {
+        match plies {
+            0 | 1 => Theme::MateIn1,
+            2 | 3 => Theme::MateIn3,
+            4 | 5 => Theme::MateIn5,
+            _ => Theme::MateIn7Plus,
+        }
+    }
+
+    /// Whether this theme is a mate length.
+    pub fn is_mate(self) -> bool {
+        matches!(
+            self,
+            Theme::MateIn1 | Theme::MateIn3 | Theme::MateIn5 | Theme::MateIn7Plus
+        )
+    }
+
+    /// The word a player reads.
+    pub fn title(self) -> String {
+        match self {
+            Theme::MateIn1 => "mate in 1".into(),
+            Theme::MateIn3 => "mate in 2 moves".into(),
+            Theme::MateIn5 => "mate in 3 moves".into(),
+            Theme::MateIn7Plus => "mate in 4 or more".into(),
+            Theme::DropMate => "drop mate".into(),
+            Theme::Tsume => "tsume (checks only)".into(),
+            Theme::Promotion => "promotion".into(),
+            Theme::Material(kind) => format!("win a {}", material_word(kind)),
+            Theme::Defence => "defence".into(),
+            Theme::LongLine => "long line".into(),
+        }
+    }
+}
+
+fn material_word(kind: PieceKind) -> &'static str {
+    MATERIAL_KINDS
+        .iter()
+        .find(|(k, _)| *k == kind.unpromote())
+        .map_or("piece", |(_, word)| word)
+}
+
+impl fmt::Display for Theme {
+    /// The file's word: `mate-in-1`, `drop-mate`, `material-rook`, ...
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Theme::MateIn1 => f.write_str("mate-in-1"),
+            Theme::MateIn3 => f.write_str("mate-in-3"),
+            Theme::MateIn5 => f.write_str("mate-in-5"),
+            Theme::MateIn7Plus => f.write_str("mate-in-7-plus"),
+            Theme::DropMate => f.write_str("drop-mate"),
+            Theme::Tsume => f.write_str("tsume"),
+            Theme::Promotion => f.write_str("promotion"),
+            Theme::Material(kind) => write!(f, "material-{}", material_word(*kind)),
+            Theme::Defence => f.write_str("defence"),
+            Theme::LongLine => f.write_str("long-line"),
+        }
+    }
+}
+
+/// A theme word that is not one of [`Theme`]'s.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseThemeError(pub String);
+
+impl fmt::Display for ParseThemeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown theme '{}'", self.0)
+    }
+}
+
+impl std::error::Error for ParseThemeError {}
+
+impl std::str::FromStr for Theme {
+    type Err = ParseThemeError;
+
+    fn from_str(text: &str) -> Result<Theme, ParseThemeError> {
+        Theme::CHOICES
+            .into_iter()
+            .find(|t| t.to_string() == text)
+            .ok_or_else(|| ParseThemeError(text.chars().take(40).collect()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_theme_reads_back_from_its_word() {
+        for theme in Theme::CHOICES {
+            assert_eq!(theme.to_string().parse::<Theme>(), Ok(theme));
+            assert!(!theme.title().is_empty());
+        }
+        assert!("mate-in-2".parse::<Theme>().is_err());
+        assert!("".parse::<Theme>().is_err());
+        assert_eq!(Theme::mate_in(1), Theme::MateIn1);
+        assert_eq!(Theme::mate_in(5), Theme::MateIn5);
+        assert_eq!(Theme::mate_in(11), Theme::MateIn7Plus);
+        assert_eq!(
+            Theme::Material(PieceKind::Dragon).to_string(),
+            "material-rook"
+        );
+    }
+}
