@@ -48,9 +48,7 @@ impl Rating {
             volatility: START.volatility,
         };
         let mut next = self.after(&[(puzzle, if solved { 1.0 } else { 0.0 })], TAU);
-        next.deviation = next
-            .deviation
-            .clamp(DEVIATION_BOUNDS.0, DEVIATION_BOUNDS.1);
+        next.deviation = next.deviation.clamp(DEVIATION_BOUNDS.0, DEVIATION_BOUNDS.1);
         next
     }
 
@@ -169,7 +167,10 @@ mod tests {
         assert!(solved.is_valid() && failed.is_valid());
         // Many results: the deviation settles at its floor, not at zero.
         let settled = (0..200).fold(me, |r, i| r.after_puzzle(1500.0, i % 2 == 0));
-        assert!(settled.deviation >= 45.0 && settled.is_valid(), "{settled:?}");
+        assert!(
+            settled.deviation >= 45.0 && settled.is_valid(),
+            "{settled:?}"
+        );
         assert!(!Rating {
             rating: f64::NAN,
             ..START

@@ -1,7 +1,7 @@
 //! One puzzle, its line in a puzzle file, and the judge of a player's moves.
 
 use crate::theme::{ParseThemeError, Theme};
-use gogo_rules::{usi_line, MoveError, Move, Position, SfenError};
+use gogo_rules::{usi_line, Move, MoveError, Position, SfenError};
 use std::fmt;
 
 /// The longest solution a puzzle file may hold, in plies (the player's moves and the replies).
@@ -55,7 +55,11 @@ impl Puzzle {
         };
         let last = ply + 1 >= self.solution.len();
         if mv == expected {
-            return if last { Verdict::Solved } else { Verdict::Right };
+            return if last {
+                Verdict::Solved
+            } else {
+                Verdict::Right
+            };
         }
         if last && self.is_mate() {
             let pos = self.position_at(ply);
@@ -165,7 +169,7 @@ impl std::str::FromStr for Puzzle {
             .map_err(ParsePuzzleError::Theme)?;
         let rating: u16 = rating.parse().map_err(|_| ParsePuzzleError::Rating)?;
         let words: Vec<&str> = solution.split_whitespace().collect();
-        if words.len() % 2 == 0 || words.len() > MAX_SOLUTION_PLIES {
+        if words.len().is_multiple_of(2) || words.len() > MAX_SOLUTION_PLIES {
             return Err(ParsePuzzleError::SolutionLength(words.len()));
         }
         let position = Position::from_sfen(sfen).map_err(ParsePuzzleError::Sfen)?;
@@ -223,10 +227,7 @@ mod tests {
     fn bad_lines_say_why() {
         let bad = |line: &str| line.parse::<Puzzle>().unwrap_err();
         assert_eq!(bad("p1\tk4/5/5/5/4K b - 1"), ParsePuzzleError::Fields(2));
-        assert_eq!(
-            bad(&MATE_IN_1.replace("p1", "p 1")),
-            ParsePuzzleError::Id
-        );
+        assert_eq!(bad(&MATE_IN_1.replace("p1", "p 1")), ParsePuzzleError::Id);
         assert!(matches!(
             bad(&MATE_IN_1.replace("G*4b", "1e2e")),
             ParsePuzzleError::NotMate
@@ -243,7 +244,10 @@ mod tests {
             bad(&MATE_IN_1.replace("mate-in-1", "mate-in-2")),
             ParsePuzzleError::Theme(_)
         ));
-        assert_eq!(bad(&MATE_IN_1.replace("900", "-1")), ParsePuzzleError::Rating);
+        assert_eq!(
+            bad(&MATE_IN_1.replace("900", "-1")),
+            ParsePuzzleError::Rating
+        );
         assert!(matches!(
             bad(&MATE_IN_1.replace("k4/", "k9/")),
             ParsePuzzleError::Sfen(_)

@@ -24,6 +24,8 @@ pub enum Theme {
     Material(PieceKind),
     /// The only move that does not lose.
     Defence,
+    /// A won position, no material won yet (the gain comes later).
+    Advantage,
     /// Four or more moves for the solver.
     LongLine,
 }
@@ -39,7 +41,7 @@ const MATERIAL_KINDS: [(PieceKind, &str); 5] = [
 
 impl Theme {
     /// Every theme a player can choose, in the order the board lists them.
-    pub const CHOICES: [Theme; 14] = [
+    pub const CHOICES: [Theme; 15] = [
         Theme::MateIn1,
         Theme::MateIn3,
         Theme::MateIn5,
@@ -53,6 +55,7 @@ impl Theme {
         Theme::Material(PieceKind::Silver),
         Theme::Material(PieceKind::Pawn),
         Theme::Defence,
+        Theme::Advantage,
         Theme::LongLine,
     ];
 
@@ -86,6 +89,7 @@ impl Theme {
             Theme::Promotion => "promotion".into(),
             Theme::Material(kind) => format!("win a {}", material_word(kind)),
             Theme::Defence => "defence".into(),
+            Theme::Advantage => "advantage".into(),
             Theme::LongLine => "long line".into(),
         }
     }
@@ -111,6 +115,7 @@ impl fmt::Display for Theme {
             Theme::Promotion => f.write_str("promotion"),
             Theme::Material(kind) => write!(f, "material-{}", material_word(*kind)),
             Theme::Defence => f.write_str("defence"),
+            Theme::Advantage => f.write_str("advantage"),
             Theme::LongLine => f.write_str("long-line"),
         }
     }

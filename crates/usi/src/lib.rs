@@ -9,6 +9,7 @@ pub mod fuzz_checks;
 mod mate_probe;
 pub mod options;
 pub mod output;
+pub mod puzzles;
 
 use gogo_rules::{perft_until, Position, MAX_PERFT_DEPTH};
 use std::io::Write;

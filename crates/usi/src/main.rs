@@ -7,6 +7,7 @@ use gogo_search::nnue::{self, Network};
 use gogo_search::Evaluation;
 use gogo_usi::datagen::{self, DatagenConfig, DatagenTotals};
 use gogo_usi::{engine, perft_depth, print_perft};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use std::process::ExitCode;
@@ -35,6 +36,9 @@ enum Command {
     ScoreScale(ScoreScaleArgs),
     /// Count the leaves of the legal move tree, per root move.
     Perft(PerftArgs),
+    /// Find puzzles in games (or self-play), rate them by gogo's levels, check a set.
+    #[command(subcommand)]
+    Puzzles(PuzzlesCommand),
     /// Print the search's tunable parameters as CSV (name, default, min, max, step), for
     /// `gogo-arena tune`; a build with `--features tune` takes them as USI options.
     Tunables,
@@ -59,6 +63,53 @@ struct BenchArgs {
     /// Print the bench positions (one SFEN a line) instead.
     #[arg(long)]
     list: bool,
+}
+
+/// `gogo puzzles ...`.
+#[derive(Subcommand)]
+enum PuzzlesCommand {
+    /// Find puzzles in game files (the arena's .jsonl, .kif, .csa), or in self-play when none
+    /// are given, and append them to --out.
+    Generate {
+        /// Game files.
+        #[arg(long, num_args = 1..)]
+        games: Vec<PathBuf>,
+        /// Self-play games (levels 4 to 9 against each other) when no --games are given.
+        #[arg(long, default_value_t = 100)]
+        self_play: usize,
+        /// Seed of the self-play.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The puzzle file (appended to).
+        #[arg(long, default_value = "puzzles.tsv")]
+        out: PathBuf,
+        /// Threads, one search each.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Nodes of the quick look at every position.
+        #[arg(long, default_value_t = 20_000)]
+        screen_nodes: u64,
+        /// Nodes of each verification search.
+        #[arg(long, default_value_t = 200_000)]
+        verify_nodes: u64,
+        /// Tries of each level when rating.
+        #[arg(long, default_value_t = 3)]
+        tries: u64,
+    },
+    /// Check every puzzle of a file again with a deeper search; exit 1 if any fails.
+    Check {
+        /// The puzzle file.
+        file: PathBuf,
+        /// Nodes of each check search (several times the generator's).
+        #[arg(long, default_value_t = 800_000)]
+        nodes: u64,
+        /// Check every k-th puzzle only (a sample).
+        #[arg(long, default_value_t = 1)]
+        every: usize,
+        /// Threads, one search each.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
 }
 
 /// `gogo datagen`.
@@ -174,12 +225,102 @@ fn main() -> ExitCode {
         Some(Command::Mate(args)) => mate_command(args),
         Some(Command::ScoreScale(args)) => score_scale_command(args),
         Some(Command::Perft(args)) => perft_command(args),
+        Some(Command::Puzzles(command)) => puzzles_command(command),
         Some(Command::Tunables) => {
             println!("name,default,min,max,step");
             for t in gogo_search::params::TUNABLES {
                 println!("{},{},{},{},{}", t.name, t.default, t.min, t.max, t.step);
             }
             ExitCode::SUCCESS
+        }
+    }
+}
+
+fn puzzles_command(command: PuzzlesCommand) -> ExitCode {
+    use gogo_usi::puzzles::run::{run_check, run_generate, CheckRun, GenerateRun};
+    match command {
+        PuzzlesCommand::Generate {
+            games,
+            self_play,
+            seed,
+            out,
+            threads,
+            screen_nodes,
+            verify_nodes,
+            tries,
+        } => {
+            let run = GenerateRun {
+                games,
+                self_play,
+                seed,
+                out,
+                threads,
+                config: gogo_usi::puzzles::PuzzleConfig {
+                    screen_nodes,
+                    verify_nodes,
+                    tries,
+                    ..Default::default()
+                },
+            };
+            let progress = |t: &gogo_usi::puzzles::run::GenerateTotals| {
+                eprint!(
+                    "\r{} games, {} puzzles, {:.0} puzzles/hour, {} s   ",
+                    t.games,
+                    t.puzzles,
+                    t.per_hour(),
+                    t.elapsed.as_secs()
+                );
+            };
+            match run_generate(&run, &progress) {
+                Ok(t) => {
+                    eprintln!();
+                    println!(
+                        "{} games, {} puzzles in {:.0} s: {:.0} puzzles/hour on {} threads, {} nodes",
+                        t.games,
+                        t.puzzles,
+                        t.elapsed.as_secs_f64(),
+                        t.per_hour(),
+                        threads,
+                        t.nodes
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => usage_error("puzzles generate", e),
+            }
+        }
+        PuzzlesCommand::Check {
+            file,
+            nodes,
+            every,
+            threads,
+        } => {
+            let run = CheckRun {
+                file,
+                nodes,
+                every,
+                threads,
+            };
+            let progress = |done: usize, all: usize| eprint!("\r{done}/{all} checked   ");
+            match run_check(&run, &progress) {
+                Ok(report) => {
+                    eprintln!();
+                    for (id, failure) in &report.failures {
+                        println!("{id}: {failure}");
+                    }
+                    println!(
+                        "{} checked, {} failed, in {:.0} s",
+                        report.checked,
+                        report.failures.len(),
+                        report.elapsed.as_secs_f64()
+                    );
+                    if report.failures.is_empty() {
+                        ExitCode::SUCCESS
+                    } else {
+                        ExitCode::FAILURE
+                    }
+                }
+                Err(e) => usage_error("puzzles check", e),
+            }
         }
     }
 }

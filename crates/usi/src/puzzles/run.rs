@@ -1,0 +1,226 @@
+//! The `gogo puzzles generate` and `gogo puzzles check` runs: work shared over threads (one
+//! [`Analyst`] each), a progress line on stderr, the figures at the end.
+
+use super::{check, generate, read_games, self_play_game, Analyst, CheckFailure, PuzzleConfig};
+use gogo_puzzle::{read_puzzles, Puzzle};
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// What `gogo puzzles generate` was asked.
+#[derive(Clone, Debug)]
+pub struct GenerateRun {
+    /// Game files; none: self-play.
+    pub games: Vec<PathBuf>,
+    /// Self-play games to play when no files are given.
+    pub self_play: usize,
+    /// Seed of the self-play.
+    pub seed: u64,
+    /// The puzzle file written (appended to, so that runs add up; a puzzle already in it is
+    /// not written again).
+    pub out: PathBuf,
+    /// Threads (one search each).
+    pub threads: usize,
+    /// How to search.
+    pub config: PuzzleConfig,
+}
+
+/// What a generation did.
+#[derive(Clone, Debug, Default)]
+pub struct GenerateTotals {
+    /// Games looked through.
+    pub games: usize,
+    /// Puzzles written.
+    pub puzzles: usize,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time taken.
+    pub elapsed: Duration,
+}
+
+impl GenerateTotals {
+    /// Puzzles an hour.
+    pub fn per_hour(&self) -> f64 {
+        self.puzzles as f64 * 3600.0 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// Either a game read from a file or the index of a self-play game to play.
+enum Work {
+    Read(Vec<super::SourceGame>),
+    SelfPlay(usize),
+}
+
+/// Runs `gogo puzzles generate`; `progress` hears of each game done.
+pub fn run_generate(
+    run: &GenerateRun,
+    progress: &(dyn Fn(&GenerateTotals) + Sync),
+) -> Result<GenerateTotals, String> {
+    let work = if run.games.is_empty() {
+        Work::SelfPlay(run.self_play)
+    } else {
+        let mut games = Vec::new();
+        for path in &run.games {
+            games.extend(read_games(path)?);
+        }
+        Work::Read(games)
+    };
+    let total = match &work {
+        Work::Read(games) => games.len(),
+        Work::SelfPlay(n) => *n,
+    };
+    let existing = match std::fs::read_to_string(&run.out) {
+        Ok(text) => read_puzzles(&text)
+            .map_err(|(line, e)| format!("{} line {line}: {e}", run.out.display()))?,
+        Err(_) => Vec::new(),
+    };
+    let mut out = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&run.out)
+        .map_err(|e| format!("{}: {e}", run.out.display()))?;
+    if existing.is_empty() {
+        writeln!(out, "{}", super::FILE_HEADER).map_err(|e| e.to_string())?;
+    }
+    let written: Mutex<(std::fs::File, HashSet<String>)> =
+        Mutex::new((out, existing.into_iter().map(|p| p.id).collect()));
+    let looked_at: Mutex<HashSet<u64>> = Mutex::default();
+    let totals = Mutex::new(GenerateTotals::default());
+    let next = AtomicUsize::new(0);
+    let start = Instant::now();
+    let error: Mutex<Option<String>> = Mutex::default();
+    std::thread::scope(|scope| {
+        for _ in 0..run.threads.max(1) {
+            scope.spawn(|| {
+                let mut analyst = match Analyst::with_default_evaluation() {
+                    Ok(a) => a,
+                    Err(e) => {
+                        *error.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                        return;
+                    }
+                };
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= total {
+                        break;
+                    }
+                    let game = match &work {
+                        Work::Read(games) => games[i].clone(),
+                        Work::SelfPlay(_) => {
+                            let seed = run.seed.wrapping_mul(1_000_003).wrapping_add(i as u64);
+                            let name = format!("selfplay-s{}-g{}", run.seed, i + 1);
+                            self_play_game(&mut analyst, seed, name)
+                        }
+                    };
+                    let before = analyst.nodes;
+                    let mut found = |puzzle: Puzzle| {
+                        let mut w = written.lock().unwrap_or_else(|e| e.into_inner());
+                        if w.1.insert(puzzle.id.clone())
+                            && writeln!(w.0, "{}", puzzle.to_line()).is_ok()
+                        {
+                            totals.lock().unwrap_or_else(|e| e.into_inner()).puzzles += 1;
+                        }
+                    };
+                    let mut first_look = |key| {
+                        looked_at
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .insert(key)
+                    };
+                    generate(
+                        &mut analyst,
+                        &game,
+                        &run.config,
+                        &mut first_look,
+                        &mut found,
+                    );
+                    let mut t = totals.lock().unwrap_or_else(|e| e.into_inner());
+                    t.games += 1;
+                    t.nodes += analyst.nodes - before;
+                    t.elapsed = start.elapsed();
+                    progress(&t);
+                }
+            });
+        }
+    });
+    if let Some(e) = error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    let mut totals = totals.into_inner().unwrap_or_else(|e| e.into_inner());
+    totals.elapsed = start.elapsed();
+    Ok(totals)
+}
+
+/// What `gogo puzzles check` was asked.
+#[derive(Clone, Debug)]
+pub struct CheckRun {
+    /// The puzzle file.
+    pub file: PathBuf,
+    /// Nodes of each check search.
+    pub nodes: u64,
+    /// Check only every k-th puzzle from the first (a sample for CI); 1: all.
+    pub every: usize,
+    /// Threads.
+    pub threads: usize,
+}
+
+/// What a check found.
+#[derive(Clone, Debug, Default)]
+pub struct CheckReport {
+    /// Puzzles checked.
+    pub checked: usize,
+    /// Those that failed, by id, with why.
+    pub failures: Vec<(String, CheckFailure)>,
+    /// Time taken.
+    pub elapsed: Duration,
+}
+
+/// Runs `gogo puzzles check`; `progress` hears of each puzzle checked.
+pub fn run_check(
+    run: &CheckRun,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<CheckReport, String> {
+    let text =
+        std::fs::read_to_string(&run.file).map_err(|e| format!("{}: {e}", run.file.display()))?;
+    let puzzles = read_puzzles(&text)
+        .map_err(|(line, e)| format!("{} line {line}: {e}", run.file.display()))?;
+    let chosen: Vec<&Puzzle> = puzzles.iter().step_by(run.every.max(1)).collect();
+    let report = Mutex::new(CheckReport::default());
+    let next = AtomicUsize::new(0);
+    let start = Instant::now();
+    let error: Mutex<Option<String>> = Mutex::default();
+    std::thread::scope(|scope| {
+        for _ in 0..run.threads.max(1) {
+            scope.spawn(|| {
+                let mut analyst = match Analyst::with_default_evaluation() {
+                    Ok(a) => a,
+                    Err(e) => {
+                        *error.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                        return;
+                    }
+                };
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(puzzle) = chosen.get(i) else { break };
+                    let verdict = check(&mut analyst, puzzle, run.nodes);
+                    let mut r = report.lock().unwrap_or_else(|e| e.into_inner());
+                    r.checked += 1;
+                    if let Err(failure) = verdict {
+                        r.failures.push((puzzle.id.clone(), failure));
+                    }
+                    progress(r.checked, chosen.len());
+                }
+            });
+        }
+    });
+    if let Some(e) = error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    let mut report = report.into_inner().unwrap_or_else(|e| e.into_inner());
+    report.failures.sort();
+    report.elapsed = start.elapsed();
+    Ok(report)
+}

@@ -1,0 +1,189 @@
+//! `gogo puzzles`: the generator finds known mates and tactics and refuses positions with two
+//! winning moves; the checker catches a planted ambiguous puzzle; game files are read.
+
+use gogo_puzzle::{Puzzle, Theme};
+use gogo_rules::{Move, Position};
+use gogo_usi::puzzles::{
+    check, examine, generate, Analyst, CheckFailure, PuzzleConfig, SourceGame,
+};
+
+fn config() -> PuzzleConfig {
+    PuzzleConfig {
+        screen_nodes: 20_000,
+        verify_nodes: 100_000,
+        tries: 2,
+        skip_plies: 0,
+    }
+}
+
+fn analyst() -> Analyst {
+    Analyst::with_default_evaluation().unwrap()
+}
+
+fn found(sfen: &str) -> Option<Puzzle> {
+    let pos = Position::from_sfen(sfen).unwrap();
+    examine(&mut analyst(), &pos, None, "test", &config())
+}
+
+fn mv(text: &str) -> Move {
+    text.parse().unwrap()
+}
+
+/// A gold beside the king's corner and one in hand: G*4b is the only mate.
+const MATE_IN_1: &str = "k4/5/2G2/5/4K b G 1";
+/// A rook and a gold in hand beside the king: several drops mate.
+const TWO_MATES: &str = "k4/5/1G3/5/4K b RG 1";
+/// Gote's rook hangs to the bishop, and only to it.
+const HANGING_ROOK: &str = "k4/5/2r2/5/B3K b - 1";
+/// The same rook hangs to the bishop and to a gold.
+const ROOK_TAKEN_TWO_WAYS: &str = "k4/5/2r2/2G2/B3K b - 1";
+
+#[test]
+fn the_only_mate_is_a_puzzle_with_its_themes() {
+    let puzzle = found(MATE_IN_1).expect("a mate in one");
+    assert_eq!(puzzle.solution, [mv("G*4b")]);
+    for theme in [Theme::MateIn1, Theme::DropMate, Theme::Tsume] {
+        assert!(puzzle.themes.contains(&theme), "{:?}", puzzle.themes);
+    }
+    // It reads back from its line, and the check passes it.
+    let again: Puzzle = puzzle.to_line().parse().unwrap();
+    assert_eq!(again, puzzle);
+    assert_eq!(check(&mut analyst(), &puzzle, 200_000), Ok(()));
+    // Levels that see mates solve it: it is rated low.
+    assert!(puzzle.rating <= 1100, "{}", puzzle.rating);
+}
+
+#[test]
+fn two_mates_or_two_ways_to_win_are_no_puzzle() {
+    assert_eq!(found(TWO_MATES), None);
+    assert_eq!(found(ROOK_TAKEN_TWO_WAYS), None);
+}
+
+#[test]
+fn a_hanging_rook_is_a_tactic_that_wins_a_rook() {
+    let puzzle = found(HANGING_ROOK).expect("a tactic");
+    assert_eq!(puzzle.solution[0], mv("5e3c"));
+    assert!(
+        puzzle
+            .themes
+            .contains(&Theme::Material(gogo_rules::PieceKind::Rook)),
+        "{:?}",
+        puzzle.themes
+    );
+    assert!(!puzzle.is_mate());
+    assert_eq!(check(&mut analyst(), &puzzle, 200_000), Ok(()));
+}
+
+#[test]
+fn the_checker_catches_planted_puzzles() {
+    let mut analyst = analyst();
+    // A mate in one with another mate beside it.
+    let pos = Position::from_sfen(TWO_MATES).unwrap();
+    let mate = pos
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|&m| pos.played(m).legal_moves().is_empty())
+        .unwrap();
+    let ambiguous = Puzzle {
+        id: "planted".into(),
+        position: pos,
+        solution: vec![mate],
+        themes: vec![Theme::MateIn1],
+        rating: 1000,
+        source: "test".into(),
+    };
+    assert!(matches!(
+        check(&mut analyst, &ambiguous, 200_000),
+        Err(CheckFailure::Ambiguous(_))
+    ));
+    // A tactic whose move is not the winning one.
+    let pos = Position::from_sfen(HANGING_ROOK).unwrap();
+    let wrong = Puzzle {
+        solution: vec![mv("1e2d")],
+        themes: vec![Theme::Material(gogo_rules::PieceKind::Rook)],
+        position: pos,
+        ..ambiguous.clone()
+    };
+    assert_eq!(
+        check(&mut analyst, &wrong, 200_000),
+        Err(CheckFailure::Ambiguous("5e3c".into()))
+    );
+    // A mate whose themes give the wrong length.
+    let long = Puzzle {
+        themes: vec![Theme::MateIn3],
+        ..found(MATE_IN_1).unwrap()
+    };
+    assert_eq!(
+        check(&mut analyst, &long, 200_000),
+        Err(CheckFailure::MateLength)
+    );
+}
+
+#[test]
+fn a_game_is_looked_through_and_each_position_once() {
+    // The hanging rook arises after Sente's king steps aside and Gote's rook comes to 3c.
+    let start = Position::from_sfen("k4/5/5/2r2/B3K b - 1").unwrap();
+    let moves: Vec<Move> = ["1e2e", "3d3c", "2e1e"].iter().map(|t| mv(t)).collect();
+    let game = SourceGame {
+        name: "fixture".into(),
+        start,
+        moves,
+    };
+    let mut looked = std::collections::HashSet::new();
+    let mut puzzles = Vec::new();
+    let mut analyst = analyst();
+    generate(
+        &mut analyst,
+        &game,
+        &config(),
+        &mut |key| looked.insert(key),
+        &mut |p| puzzles.push(p),
+    );
+    assert_eq!(looked.len(), 3);
+    assert!(
+        puzzles
+            .iter()
+            .any(|p| p.source == "fixture:2" && p.solution[0] == mv("5e3c")),
+        "{puzzles:?}"
+    );
+    // Seen positions are not looked at again.
+    let mut again = Vec::new();
+    generate(
+        &mut analyst,
+        &game,
+        &config(),
+        &mut |key| looked.insert(key),
+        &mut |p| again.push(p),
+    );
+    assert!(again.is_empty());
+}
+
+#[test]
+fn game_files_are_read_and_bad_ones_refused() {
+    let dir = std::env::temp_dir().join(format!("gogo-puzzle-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let jsonl = dir.join("games.jsonl");
+    std::fs::write(
+        &jsonl,
+        "{\"start\":\"rbsgk/4p/5/P4/KGSBR b - 1\",\"moves\":[\"2e3d\",\"4a3b\"]}\n\n",
+    )
+    .unwrap();
+    let games = gogo_usi::puzzles::read_games(&jsonl).unwrap();
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].moves.len(), 2);
+    assert_eq!(games[0].name, "games#1");
+    std::fs::write(
+        &jsonl,
+        "{\"start\":\"rbsgk/4p/5/P4/KGSBR b - 1\",\"moves\":[\"2e2a\"]}\n",
+    )
+    .unwrap();
+    let error = gogo_usi::puzzles::read_games(&jsonl).unwrap_err();
+    assert!(error.contains("line 1"), "{error}");
+    let other = dir.join("games.txt");
+    std::fs::write(&other, "x").unwrap();
+    assert!(gogo_usi::puzzles::read_games(&other)
+        .unwrap_err()
+        .contains("not a game file"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
