@@ -38,7 +38,7 @@ const STYLE: &str = include_str!("../static/style.css");
 const SCRIPT: &str = include_str!("../static/app.js");
 /// The page's ES modules, one per panel or concern, served as they are (no build step): the
 /// name under `/js/` and the text.
-const MODULES: [(&str, &str); 9] = [
+const MODULES: [(&str, &str); 10] = [
     ("state.js", include_str!("../static/js/state.js")),
     ("connection.js", include_str!("../static/js/connection.js")),
     ("board.js", include_str!("../static/js/board.js")),
@@ -48,6 +48,7 @@ const MODULES: [(&str, &str); 9] = [
     ("review.js", include_str!("../static/js/review.js")),
     ("analysis.js", include_str!("../static/js/analysis.js")),
     ("dialogs.js", include_str!("../static/js/dialogs.js")),
+    ("puzzles.js", include_str!("../static/js/puzzles.js")),
 ];
 /// The characters the page draws, cut from Noto Serif JP (OFL; `scripts/make-piece-font.sh`),
 /// so that the pieces read on machines without CJK fonts.

@@ -98,7 +98,7 @@ fn on() -> bool {
 }
 
 /// What the page asks.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Request {
     /// A new game.
@@ -171,6 +171,127 @@ pub enum Request {
         #[serde(default)]
         notation: Notation,
     },
+    /// Open a puzzle: `id`, or the next one near the player's rating.
+    Puzzle {
+        /// The puzzle to open (a retry, or the one a reload left); `None`: pick one.
+        #[serde(default)]
+        id: Option<String>,
+        /// The player's rating (the page keeps it): the first result of this try moves it.
+        /// `None`: practice, no rating change (a retry).
+        #[serde(default)]
+        rating: Option<PlayerRating>,
+        /// Only puzzles of this theme (its file word, e.g. `mate-in-3`).
+        #[serde(default)]
+        theme: Option<String>,
+        /// Puzzles already met, not to be picked again (the most recent first; cut to
+        /// [`MAX_SEEN_PUZZLES`]).
+        #[serde(default)]
+        seen: Vec<String>,
+        /// Pick near this rating instead of the player's (streaks climb with it).
+        #[serde(default)]
+        near: Option<f64>,
+    },
+    /// A hint for the puzzle's move: first the piece, then also the square.
+    PuzzleHint,
+    /// Show the rest of the puzzle's solution (the try counts as failed).
+    PuzzleSolution,
+}
+
+/// The most puzzle ids a page may list as already met.
+pub const MAX_SEEN_PUZZLES: usize = 20_000;
+
+/// A player's puzzle rating (Glicko-2), as the page keeps it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayerRating {
+    /// The rating.
+    pub rating: f64,
+    /// Its deviation.
+    pub deviation: f64,
+    /// Its volatility.
+    pub volatility: f64,
+}
+
+impl From<PlayerRating> for gogo_puzzle::glicko::Rating {
+    fn from(r: PlayerRating) -> Self {
+        gogo_puzzle::glicko::Rating {
+            rating: r.rating,
+            deviation: r.deviation,
+            volatility: r.volatility,
+        }
+    }
+}
+
+impl From<gogo_puzzle::glicko::Rating> for PlayerRating {
+    fn from(r: gogo_puzzle::glicko::Rating) -> Self {
+        PlayerRating {
+            rating: r.rating,
+            deviation: r.deviation,
+            volatility: r.volatility,
+        }
+    }
+}
+
+/// Where a puzzle try stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PuzzleState {
+    /// The player is to find the next move.
+    Playing,
+    /// The opponent's reply is coming.
+    Replying,
+    /// Solved.
+    Solved,
+    /// A wrong move, or the solution viewed.
+    Failed,
+}
+
+/// A move of a puzzle's solution as the page shows it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SolutionMove {
+    /// USI.
+    pub usi: String,
+    /// Japanese notation.
+    pub japanese: String,
+    /// Western notation.
+    pub western: String,
+}
+
+/// The puzzle being solved.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PuzzleView {
+    /// Its id.
+    pub id: String,
+    /// Its rating.
+    pub rating: u16,
+    /// Its themes, as words for a player.
+    pub themes: Vec<String>,
+    /// Its themes, as the file writes them.
+    pub theme_words: Vec<String>,
+    /// The side the player moves: `sente` or `gote`.
+    pub player: &'static str,
+    /// Where the try stands.
+    pub state: PuzzleState,
+    /// The player's moves found so far, and how many there are.
+    pub found: usize,
+    /// See [`PuzzleView::found`].
+    pub moves: usize,
+    /// The wrong move played, USI.
+    pub mistake: Option<String>,
+    /// The hint: the square of the piece to move (USI, e.g. `3e`) or the piece to drop
+    /// (`P*`), then also the square it goes to.
+    pub hint: Option<(String, Option<String>)>,
+    /// The whole solution, once the try is over.
+    pub solution: Vec<SolutionMove>,
+    /// The puzzle's start (SFEN).
+    pub sfen: String,
+    /// Whether this try moves the rating.
+    pub rated: bool,
+    /// The player's rating after this try, once it is over and was rated.
+    pub new_rating: Option<PlayerRating>,
+    /// Puzzles in the set.
+    pub set_size: usize,
+    /// What the theme choice offers: (file word, words for a player).
+    pub theme_choices: Vec<(String, String)>,
 }
 
 /// How moves are written for a person: the page's setting, for the record, hints, review
@@ -352,6 +473,8 @@ pub enum Update {
     },
     /// The review of the game, as far as it has got.
     Review(Box<crate::review::ReviewView>),
+    /// The puzzle being solved.
+    Puzzle(Box<PuzzleView>),
     /// Something went wrong; the game is kept.
     Error {
         /// What, in words.

@@ -11,6 +11,7 @@ import { currentPly, renderMoves, viewPly } from "./js/record.js";
 import { renderGraph, renderReview } from "./js/review.js";
 import { renderAnalysis } from "./js/analysis.js";
 import { cancelPremove, cancelPromotion, sendMove, setupBoard } from "./js/moves.js";
+import { renderPuzzle, setupPuzzles } from "./js/puzzles.js";
 import { closeWelcome, confirmButton, gameInProgress, newGameRequest, openNewGameDialog, openWelcome, remember, showClockFields } from "./js/dialogs.js";
 
 export function render() {
@@ -24,11 +25,13 @@ export function render() {
   renderReview();
   renderAnalysis();
   renderGraph();
+  if (gogo.puzzleMode) renderPuzzle();
 }
 
 
 function setup() {
   setupBoard();
+  setupPuzzles();
   remember("ng-level", STORE.level, "select");
   remember("piece-set", STORE.pieces, "select");
   // Until chosen, the notation follows the piece set: Western with the letters.

@@ -1279,3 +1279,145 @@ fn the_record_the_fold_and_the_safeguards() {
         assert_eq!(above_fold(id), Value::Bool(true), "{id} below the fold");
     }
 }
+
+/// The puzzle open on the page, from the shipped set.
+fn page_puzzle(browser: &Browser) -> &'static gogo_puzzle::Puzzle {
+    let id = browser.script("return window.gogo.puzzle.id;");
+    let id = id.as_str().unwrap().to_string();
+    gogo_puzzle::set::shipped()
+        .iter()
+        .find(|p| p.id == id)
+        .unwrap()
+}
+
+/// Asks for the next puzzle of `theme` by the page's own controls, and waits for it.
+fn next_puzzle_of(browser: &Browser, theme: &str) -> &'static gogo_puzzle::Puzzle {
+    browser.script(&format!(
+        "const t = document.getElementById('puzzle-theme'); t.value = '{theme}'; t.dispatchEvent(new Event('change')); window.gogoPuzzleBefore = window.gogo.puzzle && window.gogo.puzzle.id;"
+    ));
+    browser.click("#puzzle-next");
+    browser.wait(
+        &format!("const p = window.gogo.puzzle; return !!p && p.id !== window.gogoPuzzleBefore && p.state === 'playing' && ('{theme}' === '' || p.theme_words.includes('{theme}')) && window.gogo.state.positions[0] === p.sfen;"),
+        "the next puzzle",
+    );
+    page_puzzle(browser)
+}
+
+fn page_rating(browser: &Browser) -> i64 {
+    browser
+        .script(
+            "return Number(document.getElementById('puzzle-rating').getAttribute('data-rating'));",
+        )
+        .as_i64()
+        .unwrap()
+}
+
+fn color_name(puzzle: &gogo_puzzle::Puzzle) -> &'static str {
+    match puzzle.position.side_to_move() {
+        Color::Sente => "sente",
+        Color::Gote => "gote",
+    }
+}
+
+/// Issue 36: Puzzles mode by clicks in a real browser: a mate in one solved, a mate in two
+/// moves solved with the reply waited for, a wrong move that ends the try and lowers the
+/// rating, a hint in two steps, the rating and the open puzzle kept across a reload, and the
+/// game left in Play back when Play is chosen again.
+#[test]
+#[cfg_attr(
+    not(has_browser),
+    ignore = "no /usr/bin/chromium and /usr/bin/chromedriver (scripts/gui-e2e.sh installs them)"
+)]
+fn puzzles_in_a_real_browser() {
+    let Some((_one, browser, url)) = open_board() else {
+        return;
+    };
+    first_moves_against_gogo(&browser);
+    let game = browser.state();
+    browser.click("#mode-puzzles");
+    browser.wait("return !!window.gogo.puzzle;", "a first puzzle");
+    assert_eq!(page_rating(&browser), 1500);
+
+    // A mate in one, by clicks.
+    let puzzle = next_puzzle_of(&browser, "mate-in-1");
+    click_move(
+        &browser,
+        &puzzle.solution[0].to_string(),
+        color_name(puzzle),
+    );
+    browser.wait("return window.gogo.puzzle.state === 'solved';", "solved");
+    let status = browser.script("return document.getElementById('puzzle-status').textContent;");
+    assert_eq!(status, "Solved!");
+    let after_one = page_rating(&browser);
+    assert!(after_one > 1500, "{after_one}");
+
+    // Two moves of the player: the reply comes between them.
+    let puzzle = next_puzzle_of(&browser, "mate-in-3");
+    assert_eq!(puzzle.solution.len(), 3);
+    let color = color_name(puzzle);
+    click_move(&browser, &puzzle.solution[0].to_string(), color);
+    browser.wait(
+        "return window.gogo.state.moves.length === 2 && window.gogo.puzzle.state === 'playing';",
+        "the reply",
+    );
+    click_move(&browser, &puzzle.solution[2].to_string(), color);
+    browser.wait("return window.gogo.puzzle.state === 'solved';", "solved");
+    let after_two = page_rating(&browser);
+    assert!(after_two > after_one, "{after_one} {after_two}");
+
+    // A wrong move ends the try, is not played, and costs rating.
+    let puzzle = next_puzzle_of(&browser, "");
+    let wrong = puzzle
+        .position
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|&m| puzzle.judge(0, m) == gogo_puzzle::Verdict::Wrong && m.from().is_some())
+        .unwrap();
+    click_move(&browser, &wrong.to_string(), color_name(puzzle));
+    browser.wait("return window.gogo.puzzle.state === 'failed';", "the miss");
+    assert_eq!(browser.state()["moves"], json!([]));
+    let after_miss = page_rating(&browser);
+    assert!(after_miss < after_two, "{after_two} {after_miss}");
+    browser.click("#puzzle-solution");
+    browser.wait(
+        &format!(
+            "return window.gogo.state.moves.length === {};",
+            puzzle.solution.len()
+        ),
+        "the solution played",
+    );
+
+    // A hint: the piece, then the square, drawn as an arrow.
+    let puzzle = next_puzzle_of(&browser, "");
+    browser.click("#puzzle-hint");
+    browser.wait(
+        "return document.getElementById('puzzle-status').textContent.includes('Hint:');",
+        "the first hint",
+    );
+    browser.click("#puzzle-hint");
+    browser.wait("return !!window.gogo.hint;", "the second hint");
+    let to = puzzle.solution[0].to().to_string();
+    let status = browser.script("return document.getElementById('puzzle-status').textContent;");
+    assert!(status.as_str().unwrap().contains(&to), "{status}");
+    if let Some(dir) = std::env::var_os("GOGO_SCREENSHOTS") {
+        browser.screenshot(&PathBuf::from(dir).join("gui-puzzle.png"));
+    }
+
+    // A reload keeps the rating and the open puzzle.
+    let id = puzzle.id.clone();
+    browser.open(&url);
+    browser.wait(
+        &format!("return !!window.gogo.puzzle && window.gogo.puzzle.id === '{id}' && document.body.classList.contains('puzzle-mode');"),
+        "the puzzle after a reload",
+    );
+    assert_eq!(page_rating(&browser), after_miss);
+
+    // Back to Play: the game as it was.
+    browser.click("#mode-play");
+    browser.wait(
+        &format!("const s = window.gogo.state; return s.positions[0] === '{}' && s.moves.length === 2 && s.players[1] === 'engine';", game["positions"][0].as_str().unwrap()),
+        "the game back",
+    );
+    assert_eq!(browser.state()["positions"], game["positions"]);
+}

@@ -747,3 +747,146 @@ async fn a_loaded_record_keeps_its_players_names() {
     let fresh = next(&mut s, "state", |v| moves(v) == 0).await;
     assert_eq!(fresh["names"], json!([null, null]));
 }
+
+/// Issue 36: a puzzle of the shipped set, solved move by move: the reply comes after a
+/// pause, the rating rises on a rated solve and falls on a miss, the engine's help waits for
+/// the end, hints come in two steps, the solution ends the try, bad requests are refused.
+#[tokio::test]
+async fn puzzles_are_solved_move_by_move_and_move_the_rating() {
+    use gogo_puzzle::set::shipped;
+    let set = shipped();
+    let long = set
+        .iter()
+        .find(|p| p.solution.len() >= 3)
+        .expect("a puzzle of two moves or more");
+    let mut s = connect(shell_engine(r#"echo "bestmove 1b1c""#)).await;
+    next(&mut s, "state", |v| v["engine_ready"] == true).await;
+    let start = json!({"rating": 1500.0, "deviation": 350.0, "volatility": 0.09});
+    request(
+        &mut s,
+        json!({"type": "puzzle", "id": long.id, "rating": start}),
+    )
+    .await;
+    let opened = next(&mut s, "puzzle", |_| true).await;
+    assert_eq!(opened["state"], "playing");
+    assert_eq!(opened["sfen"], long.position.to_sfen());
+    assert_eq!(opened["solution"], json!([]), "the solution stays hidden");
+    // The engine's help waits; so does moving the other side's pieces.
+    request(&mut s, json!({"type": "hint"})).await;
+    let refused = next(&mut s, "error", |_| true).await;
+    assert!(refused["message"].as_str().unwrap().contains("puzzle"));
+    // Hints: the piece, then the square too.
+    request(&mut s, json!({"type": "puzzle_hint"})).await;
+    let hint = next(&mut s, "puzzle", |v| !v["hint"].is_null()).await;
+    assert!(hint["hint"][1].is_null());
+    request(&mut s, json!({"type": "puzzle_hint"})).await;
+    let hint = next(&mut s, "puzzle", |v| !v["hint"][1].is_null()).await;
+    assert_eq!(hint["hint"][1], long.solution[0].to().to_string());
+    // The first move: right; the reply follows after a pause.
+    request(
+        &mut s,
+        json!({"type": "move", "usi": long.solution[0].to_string()}),
+    )
+    .await;
+    let replying = next(&mut s, "puzzle", |v| v["state"] == "replying").await;
+    assert_eq!(replying["found"], 1);
+    let sent = std::time::Instant::now();
+    next(&mut s, "state", |v| moves(v) == 2).await;
+    assert!(sent.elapsed() >= Duration::from_millis(300));
+    let playing = next(&mut s, "puzzle", |v| v["state"] == "playing").await;
+    assert!(playing["hint"].is_null(), "a hint is for one move");
+    // The rest: solved, rated, but a solve with a hint does not raise the rating.
+    let mut ply = 2;
+    while ply < long.solution.len() {
+        request(
+            &mut s,
+            json!({"type": "move", "usi": long.solution[ply].to_string()}),
+        )
+        .await;
+        ply += 2;
+        if ply < long.solution.len() {
+            next(&mut s, "puzzle", |v| {
+                v["state"] == "playing" && v["found"] == ply / 2
+            })
+            .await;
+        }
+    }
+    let solved = next(&mut s, "puzzle", |v| v["state"] == "solved").await;
+    let hinted = solved["new_rating"]["rating"].as_f64().unwrap();
+    assert!(hinted < 1500.0, "{solved}");
+    assert_eq!(
+        solved["solution"].as_array().unwrap().len(),
+        long.solution.len()
+    );
+
+    // A clean solve raises it; a wrong move lowers it and is not played.
+    request(
+        &mut s,
+        json!({"type": "puzzle", "id": long.id, "rating": start}),
+    )
+    .await;
+    next(&mut s, "puzzle", |v| {
+        v["state"] == "playing" && v["found"] == 0
+    })
+    .await;
+    let pos = long.position.clone();
+    let wrong = pos
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|&m| long.judge(0, m) == gogo_puzzle::Verdict::Wrong)
+        .unwrap();
+    request(&mut s, json!({"type": "move", "usi": wrong.to_string()})).await;
+    let failed = next(&mut s, "puzzle", |v| v["state"] == "failed").await;
+    assert_eq!(failed["mistake"], wrong.to_string());
+    // A miss from the same rating: as low as the solve with a hint (both count as misses).
+    let missed = failed["new_rating"]["rating"].as_f64().unwrap();
+    assert!((missed - hinted).abs() < 1e-9, "{missed} {hinted}");
+    // A retry is practice: not rated.
+    request(&mut s, json!({"type": "puzzle", "id": long.id})).await;
+    let retry = next(&mut s, "puzzle", |v| v["state"] == "playing").await;
+    assert_eq!(retry["rated"], false);
+    request(&mut s, json!({"type": "puzzle_solution"})).await;
+    let state = next(&mut s, "state", |v| moves(v) == long.solution.len()).await;
+    assert_eq!(state["legal"], json!([]));
+    let shown = next(&mut s, "puzzle", |v| v["state"] == "failed").await;
+    assert!(shown["new_rating"].is_null());
+    // Clean solve of a one-move puzzle from a fresh rating.
+    let one = set.iter().find(|p| p.solution.len() == 1).unwrap();
+    request(
+        &mut s,
+        json!({"type": "puzzle", "id": one.id, "rating": start}),
+    )
+    .await;
+    next(&mut s, "puzzle", |v| v["id"] == one.id.as_str()).await;
+    request(
+        &mut s,
+        json!({"type": "move", "usi": one.solution[0].to_string()}),
+    )
+    .await;
+    let clean = next(&mut s, "puzzle", |v| v["state"] == "solved").await;
+    assert!(
+        clean["new_rating"]["rating"].as_f64().unwrap() > 1500.0,
+        "{clean}"
+    );
+
+    // Picking: near the rating, of the theme, not among those seen.
+    request(
+        &mut s,
+        json!({"type": "puzzle", "rating": start, "theme": "mate-in-1", "seen": [one.id]}),
+    )
+    .await;
+    let picked = next(&mut s, "puzzle", |v| v["id"] != one.id.as_str()).await;
+    assert!(picked["theme_words"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("mate-in-1")));
+    for bad in [
+        json!({"type": "puzzle", "id": "no-such-puzzle"}),
+        json!({"type": "puzzle", "theme": "mate-in-2"}),
+        json!({"type": "puzzle", "rating": {"rating": 1e9, "deviation": 350.0, "volatility": 0.09}}),
+    ] {
+        request(&mut s, bad).await;
+        next(&mut s, "error", |_| true).await;
+    }
+}

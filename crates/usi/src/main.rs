@@ -109,6 +109,9 @@ enum PuzzlesCommand {
         /// Threads, one search each.
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Write the puzzles that pass to this file.
+        #[arg(long)]
+        passing: Option<PathBuf>,
     },
 }
 
@@ -293,12 +296,14 @@ fn puzzles_command(command: PuzzlesCommand) -> ExitCode {
             nodes,
             every,
             threads,
+            passing,
         } => {
             let run = CheckRun {
                 file,
                 nodes,
                 every,
                 threads,
+                passing,
             };
             let progress = |done: usize, all: usize| eprint!("\r{done}/{all} checked   ");
             match run_check(&run, &progress) {

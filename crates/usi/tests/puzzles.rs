@@ -187,3 +187,22 @@ fn game_files_are_read_and_bad_ones_refused() {
         .contains("not a game file"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The shipped set, a sample: every puzzle of it reads (the puzzle crate's test), and a
+/// spread sample passes the checker's deeper search here; `scripts/puzzles.sh check` checks
+/// them all.
+#[test]
+fn a_sample_of_the_shipped_set_passes_the_check() {
+    let set = gogo_puzzle::set::shipped();
+    assert!(set.len() >= 2000, "{} puzzles", set.len());
+    let mut analyst = analyst();
+    let step = set.len() / 12;
+    for puzzle in set.iter().step_by(step) {
+        assert_eq!(
+            check(&mut analyst, puzzle, 800_000),
+            Ok(()),
+            "{}",
+            puzzle.to_line()
+        );
+    }
+}

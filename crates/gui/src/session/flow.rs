@@ -66,13 +66,20 @@ impl Session {
         if self.players[side.index()] != Player::Human {
             return vec![Update::error("it is the engine's turn")];
         }
+        if !self.puzzle_allows_move(side) {
+            return vec![Update::error("the puzzle is not waiting for your move")];
+        }
         match self.game.position().parse_move(usi) {
+            Ok(mv) if self.puzzle.is_some() => self.puzzle_move(mv),
             Ok(mv) => self.play(mv, Duration::from_millis(300)),
             Err(e) => vec![Update::error(format!("{usi}: {e}"))],
         }
     }
 
     pub(super) fn takeback(&mut self) -> Vec<Update> {
+        if self.puzzle.is_some() {
+            return vec![Update::error("a puzzle has no takeback: retry it")];
+        }
         // A game lost by resignation or on time stays lost: a new game starts afresh.
         if let Some(e @ (Ending::Resignation(_) | Ending::Time(_))) = &self.ending {
             return vec![Update::error(format!(
@@ -125,6 +132,7 @@ impl Session {
         };
         match parsed {
             Ok((start, moves)) => {
+                self.puzzle = None;
                 let mut game = Game::from_position(*self.game.rules(), start);
                 for mv in moves {
                     if game.play(mv).is_err() {
@@ -162,6 +170,9 @@ impl Session {
 
     /// The clock: a person whose time is up loses. Returns the updates, if any.
     pub fn tick(&mut self) -> Vec<Update> {
+        if self.puzzle.is_some() {
+            return self.puzzle_tick();
+        }
         if self.ending.is_some() {
             self.paused_move = None;
             return Vec::new();

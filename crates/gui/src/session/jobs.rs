@@ -23,6 +23,8 @@ impl Session {
     pub(super) fn busy_message(&self) -> Option<&'static str> {
         if self.thinking {
             Some("the engine is thinking about its move")
+        } else if self.puzzle_in_play() {
+            Some("the engine helps once the puzzle is over: solve it, or view the solution")
         } else if self.review_job.is_some() {
             Some("the review is running")
         } else {
@@ -134,8 +136,9 @@ impl Session {
                 return;
             }
         }
-        // A position without moves has nothing to analyse.
-        let movable = !self.game.position().legal_moves().is_empty();
+        // A position without moves has nothing to analyse; a puzzle is not analysed while
+        // it is being solved.
+        let movable = !self.game.position().legal_moves().is_empty() && !self.puzzle_in_play();
         match self.analysis {
             Some(multipv) if movable => self.engine.send(EngineCommand::Analyze {
                 id: self.job,

@@ -20,6 +20,7 @@ use std::time::Duration;
 
 mod flow;
 mod jobs;
+mod puzzle;
 mod view;
 
 /// The shortest thinking pause below full strength, and how much longer it may be.
@@ -98,6 +99,8 @@ pub struct Session {
     rng: gogo_rules::Rng,
     /// The review's running search: its job, the position's index, the last score said.
     review_job: Option<(u64, usize, Option<SenteEval>)>,
+    /// The puzzle being tried, if the board is in a puzzle.
+    puzzle: Option<puzzle::PuzzleTry>,
 }
 
 /// An ending as the page keeps it; `None` for the rules' endings, which replaying the moves
@@ -158,6 +161,7 @@ impl Session {
             thinking_pause: true,
             paused_move: None,
             record_names: [None, None],
+            puzzle: None,
             rng: gogo_rules::Rng::new(
                 std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
@@ -235,6 +239,7 @@ impl Session {
                         break;
                     }
                 }
+                self.puzzle = None;
                 self.level = level;
                 self.thinking_pause = thinking_pause;
                 self.reset(game, [sente, gote], time_control(clock));
@@ -251,6 +256,9 @@ impl Session {
             Request::Move { usi } => self.human_move(&usi),
             Request::Takeback => self.takeback(),
             Request::Resign => {
+                if self.puzzle.is_some() {
+                    return vec![Update::error("a puzzle is not resigned: view the solution")];
+                }
                 if self.ending.is_some() {
                     return vec![Update::error("the game is over")];
                 }
@@ -298,6 +306,15 @@ impl Session {
             Request::Hint => self.hint(),
             Request::Review { millis } => self.start_review(millis),
             Request::Load { text } => self.load(&text),
+            Request::Puzzle {
+                id,
+                rating,
+                theme,
+                seen,
+                near,
+            } => self.open_puzzle(id, rating, theme, seen, near),
+            Request::PuzzleHint => self.puzzle_hint(),
+            Request::PuzzleSolution => self.puzzle_solution(),
             Request::Export { notation } => {
                 // A loaded record keeps its own players' names.
                 let names = [0, 1].map(|i| match (&self.record_names[i], self.players[i]) {

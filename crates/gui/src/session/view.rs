@@ -39,7 +39,8 @@ impl Session {
             });
             previous = Some(mv.to());
         }
-        let human_to_move = self.players[pos.side_to_move().index()] == Player::Human;
+        let human_to_move = self.players[pos.side_to_move().index()] == Player::Human
+            && self.puzzle_allows_move(pos.side_to_move());
         let legal = if self.ending.is_none() && human_to_move {
             pos.legal_moves().iter().map(|m| m.to_string()).collect()
         } else {

@@ -7,6 +7,7 @@ import { renderMoves } from "./record.js";
 import { renderGraph, renderReview } from "./review.js";
 import { renderAnalysis } from "./analysis.js";
 import { myTurn, playPremove, premoveColor } from "./moves.js";
+import { onPuzzle, restorePuzzle } from "./puzzles.js";
 
 // --- the connection and the kept game -----------------------------------------------------
 
@@ -32,6 +33,7 @@ export function connect() {
       case "hint": onHint(update); break;
       case "review": gogo.review = update; renderReview(); renderMoves(); renderGraph(); break;
       case "export": onExport(update); break;
+      case "puzzle": onPuzzle(update); break;
       case "error": showMessage(update.message); break;
     }
   };
@@ -45,7 +47,8 @@ export function send(request) {
 
 // The game as this browser keeps it: how it was set up, and its moves.
 export function keepGame(state) {
-  if (!gogo.lastRequest) return;
+  // A puzzle is not the person's game: the game stays kept for the way back to Play.
+  if (!gogo.lastRequest || gogo.puzzleMode) return;
   const kept = { request: gogo.lastRequest, start: state.positions[0], moves: state.moves.map((m) => m.usi), ending: state.ending || null };
   localStorage.setItem(STORE.game, JSON.stringify(kept));
 }
@@ -54,6 +57,8 @@ export function keepGame(state) {
 // the rules did not end it (a resignation, a flag fall): a finished game comes back finished.
 export function restoreGame(state) {
   gogo.restored = true;
+  // In Puzzles mode the open puzzle comes back instead.
+  if (restorePuzzle()) return true;
   let kept = null;
   try { kept = JSON.parse(localStorage.getItem(STORE.game) || "null"); } catch (e) { kept = null; }
   if (!kept || !kept.request || !Array.isArray(kept.moves)) return false;

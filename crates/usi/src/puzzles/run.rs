@@ -165,6 +165,8 @@ pub struct CheckRun {
     pub every: usize,
     /// Threads.
     pub threads: usize,
+    /// Where to write the puzzles that pass (in the file's order), if anywhere.
+    pub passing: Option<PathBuf>,
 }
 
 /// What a check found.
@@ -222,5 +224,14 @@ pub fn run_check(
     let mut report = report.into_inner().unwrap_or_else(|e| e.into_inner());
     report.failures.sort();
     report.elapsed = start.elapsed();
+    if let Some(path) = &run.passing {
+        let failed: HashSet<&str> = report.failures.iter().map(|(id, _)| id.as_str()).collect();
+        let mut text = format!("{}\n", super::FILE_HEADER);
+        for puzzle in chosen.iter().filter(|p| !failed.contains(p.id.as_str())) {
+            text.push_str(&puzzle.to_line());
+            text.push('\n');
+        }
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
     Ok(report)
 }
