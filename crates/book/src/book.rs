@@ -144,9 +144,14 @@ impl Book {
 
     /// The move to play in `pos`: among the legal book moves whose eval is within `margin`
     /// of the best, one chosen by `rng` with a weight of its count plus one (a move games
-    /// never tried can still come). `None` when the book has no legal move here.
+    /// never tried can still come). Where some moves have a searched eval, only those count
+    /// (a move from games alone has no eval to compare). `None` when the book has no legal
+    /// move here.
     pub fn choose(&self, pos: &Position, margin: i32, rng: &mut Rng) -> Option<&BookMove> {
-        let moves = self.moves(pos);
+        let mut moves = self.moves(pos);
+        if moves.iter().any(|m| m.depth > 0) {
+            moves.retain(|m| m.depth > 0);
+        }
         let best = moves.iter().map(|m| m.eval).max()?;
         let near: Vec<&BookMove> = moves
             .into_iter()
@@ -186,8 +191,10 @@ impl Book {
                 for m in &mut entry.moves {
                     let child = entry.position.played(m.mv).key();
                     if let Some(&b) = best.get(&child) {
-                        if m.eval != -b {
+                        if m.eval != -b || m.depth == 0 {
                             m.eval = -b;
+                            // Its eval is a search's now, one ply further.
+                            m.depth = m.depth.max(1);
                             changed = true;
                         }
                     }
@@ -272,7 +279,11 @@ mod tests {
             "2e3d"
         );
         assert!(book
-            .choose(&start.played(start.parse_move("2e3d").unwrap()), 30, &mut rng)
+            .choose(
+                &start.played(start.parse_move("2e3d").unwrap()),
+                30,
+                &mut rng
+            )
             .is_none());
     }
 

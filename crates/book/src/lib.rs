@@ -29,3 +29,16 @@ mod text;
 
 pub use book::{Book, BookMove, BookPosition};
 pub use text::{read_book, write_book, BookError, ReadReport, HEADER};
+
+use std::sync::{Arc, OnceLock};
+
+/// The book built into gogo (`data/internal.db`, made by `scripts/book.sh`; docs/book.md
+/// says how), read at its first use.
+pub fn internal() -> Arc<Book> {
+    static BOOK: OnceLock<Arc<Book>> = OnceLock::new();
+    BOOK.get_or_init(|| {
+        let text = include_str!("../data/internal.db");
+        Arc::new(read_book(text).map(|(b, _)| b).unwrap_or_default())
+    })
+    .clone()
+}

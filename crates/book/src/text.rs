@@ -149,7 +149,8 @@ pub fn write_book(book: &Book) -> String {
     let sfen = |p: &Position| {
         let text = p.to_sfen();
         // The board, side and hands; the ply is written apart.
-        text.rsplit_once(' ').map_or(text.clone(), |(head, _)| head.to_string())
+        text.rsplit_once(' ')
+            .map_or(text.clone(), |(head, _)| head.to_string())
     };
     entries.sort_by_cached_key(|e| sfen(&e.position));
     let mut out = format!("{HEADER}\n");
@@ -196,7 +197,10 @@ sfen rbsgk/4p/5/P3B/KGS1R w - 2
         assert_eq!(moves.len(), 2);
         assert_eq!(moves[0].mv.to_string(), "2e3d");
         assert_eq!(moves[0].ponder.unwrap().to_string(), "4a3b");
-        assert_eq!((moves[0].eval, moves[0].depth, moves[0].count), (12, 14, 380));
+        assert_eq!(
+            (moves[0].eval, moves[0].depth, moves[0].count),
+            (12, 14, 380)
+        );
         assert_eq!(moves[0].wdl, [170, 0, 210]);
         let text = write_book(&book);
         let (again, _) = read_book(&text).unwrap();
@@ -221,9 +225,10 @@ sfen rbsgk/4p/5/P3B/KGS1R w - 2
         assert_eq!(line("sfen rbsgk/4p/5/P4/KGSBR b - 1\nzz none 0 0 1\n"), 3);
         assert_eq!(line(&format!("sfen {}\n", "x".repeat(2000))), 2);
         // A move not legal there (a foreign or corrupt book) is dropped, not played.
-        let (book, report) =
-            read_book(&format!("{HEADER}\nsfen rbsgk/4p/5/P4/KGSBR b - 1\n5a4a none 0 0 1\n2e3d none 0 0 1\n"))
-                .unwrap();
+        let (book, report) = read_book(&format!(
+            "{HEADER}\nsfen rbsgk/4p/5/P4/KGSBR b - 1\n5a4a none 0 0 1\n2e3d none 0 0 1\n"
+        ))
+        .unwrap();
         assert_eq!(report.illegal_moves, 1);
         assert_eq!(book.moves(&Position::startpos()).len(), 1);
     }

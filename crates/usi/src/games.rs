@@ -1,12 +1,8 @@
-//! Where the generator finds positions: game files (the arena's JSON lines, KIF, CSA) or
-//! gogo's own self-play.
+//! Games read from files (the arena's JSON lines, KIF, CSA), for the puzzle generator and the
+//! opening book's builder.
 
-use super::Analyst;
-use gogo_rules::{csa, kif, parse_usi_position, Move, Position, Rng};
+use gogo_rules::{csa, kif, parse_usi_position, Color, Move, Position};
 use std::path::Path;
-
-/// A self-play game longer than this is cut (the rest is repetition).
-const MAX_SELF_PLAY_PLIES: usize = 200;
 
 /// A game to look through.
 #[derive(Clone, Debug)]
@@ -17,6 +13,8 @@ pub struct SourceGame {
     pub start: Position,
     /// Its moves.
     pub moves: Vec<Move>,
+    /// Its result, where the file says: `Some(Some(winner))`, `Some(None)` for a draw.
+    pub result: Option<Option<Color>>,
 }
 
 /// Reads the games of a file: the arena's JSON lines (`.jsonl`: `start` and `moves` of each
@@ -37,10 +35,11 @@ pub fn read_games(path: &Path) -> Result<Vec<SourceGame>, String> {
             .filter(|(_, l)| !l.trim().is_empty())
             .map(|(i, line)| {
                 arena_game(line)
-                    .map(|(start, moves)| SourceGame {
+                    .map(|(start, moves, result)| SourceGame {
                         name: format!("{stem}#{}", i + 1),
                         start,
                         moves,
+                        result,
                     })
                     .map_err(|e| bad(format!("line {}: {e}", i + 1)))
             })
@@ -51,6 +50,7 @@ pub fn read_games(path: &Path) -> Result<Vec<SourceGame>, String> {
                 name: stem,
                 start,
                 moves,
+                result: None,
             }])
         }
         Some("csa") => {
@@ -59,15 +59,19 @@ pub fn read_games(path: &Path) -> Result<Vec<SourceGame>, String> {
                 name: stem,
                 start,
                 moves,
+                result: None,
             }])
         }
         _ => Err(bad("not a game file (.jsonl, .kif, .kifu or .csa)".into())),
     }
 }
 
+/// A game and its result, as [`SourceGame`] holds them.
+type ReadGame = (Position, Vec<Move>, Option<Option<Color>>);
+
 /// One game of the arena's JSON lines: its `start` SFEN and `moves` (USI), read as a USI
-/// position so that the rules check every move.
-fn arena_game(line: &str) -> Result<(Position, Vec<Move>), String> {
+/// position so that the rules check every move, and its `result`.
+fn arena_game(line: &str) -> Result<ReadGame, String> {
     let value: serde_json::Value =
         serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
     let start = value["start"].as_str().ok_or("no \"start\"")?;
@@ -78,30 +82,12 @@ fn arena_game(line: &str) -> Result<(Position, Vec<Move>), String> {
         .map(|m| m.as_str().ok_or("a move that is not text"))
         .collect::<Result<_, _>>()?;
     let text = format!("sfen {start} moves {}", moves.join(" "));
-    parse_usi_position(&text).map_err(|e| e.to_string())
-}
-
-/// A game of gogo against itself named `name`, each side at a level from 4 to 9 (their
-/// mistakes make the tactics), from the start position with two random plies first; seeded.
-pub fn self_play_game(analyst: &mut Analyst, seed: u64, name: String) -> SourceGame {
-    let mut rng = Rng::new(seed);
-    let start = Position::startpos();
-    let mut moves = rng.random_game(&start, 2);
-    let mut game = gogo_rules::Game::new(gogo_rules::RuleSet::standard());
-    for &mv in &moves {
-        let _ = game.play(mv);
-    }
-    let levels = [4 + rng.below(6) as u8, 4 + rng.below(6) as u8];
-    while game.outcome().is_none() && moves.len() < MAX_SELF_PLAY_PLIES {
-        let side = game.position().side_to_move().index();
-        let level_seed = rng.next_u64();
-        let Some(mv) = analyst.level_move(game.position(), levels[side], level_seed) else {
-            break;
-        };
-        if game.play(mv).is_err() {
-            break;
-        }
-        moves.push(mv);
-    }
-    SourceGame { name, start, moves }
+    let (start, moves) = parse_usi_position(&text).map_err(|e| e.to_string())?;
+    let result = match value["result"].as_str() {
+        Some("1-0") => Some(Some(Color::Sente)),
+        Some("0-1") => Some(Some(Color::Gote)),
+        Some("1/2-1/2") => Some(None),
+        _ => None,
+    };
+    Ok((start, moves, result))
 }

@@ -6,7 +6,9 @@
 pub mod datagen;
 pub mod engine;
 pub mod fuzz_checks;
+pub mod games;
 mod mate_probe;
+pub mod opening_book;
 pub mod options;
 pub mod output;
 pub mod puzzles;

@@ -39,6 +39,9 @@ enum Command {
     /// Find puzzles in games (or self-play), rate them by gogo's levels, check a set.
     #[command(subcommand)]
     Puzzles(PuzzlesCommand),
+    /// Build, merge and show opening books (YaneuraOu's text format).
+    #[command(subcommand)]
+    Book(BookCommand),
     /// Print the search's tunable parameters as CSV (name, default, min, max, step), for
     /// `gogo-arena tune`; a build with `--features tune` takes them as USI options.
     Tunables,
@@ -63,6 +66,56 @@ struct BenchArgs {
     /// Print the bench positions (one SFEN a line) instead.
     #[arg(long)]
     list: bool,
+}
+
+/// `gogo book ...`.
+#[derive(Subcommand)]
+enum BookCommand {
+    /// Build a book from games (counts and results) and from analysis that grows the tree
+    /// from the start position, best lines first; goes on from --out if it exists.
+    Build {
+        /// Game files (the arena's .jsonl, .kif, .csa), counted first.
+        #[arg(long, num_args = 1..)]
+        games: Vec<PathBuf>,
+        /// Plies deep.
+        #[arg(long, default_value_t = 12)]
+        max_ply: usize,
+        /// Positions to search in this run (0: games only).
+        #[arg(long, default_value_t = 1000)]
+        positions: usize,
+        /// Nodes of each search.
+        #[arg(long, default_value_t = 200_000)]
+        nodes: u64,
+        /// Lines of each search.
+        #[arg(long, default_value_t = 4)]
+        width: usize,
+        /// Follow only moves within this many centipawns of the best.
+        #[arg(long, default_value_t = 80)]
+        margin: i32,
+        /// This shard of the tree, I/N (the start position's moves shared out).
+        #[arg(long, default_value = "1/1")]
+        shard: String,
+        /// The book (read first to go on, then written).
+        #[arg(long, default_value = "book.db")]
+        out: PathBuf,
+    },
+    /// Put books (shards) together.
+    Merge {
+        /// The books.
+        files: Vec<PathBuf>,
+        /// The book written.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// A position's moves in a book.
+    Show {
+        /// The position (SFEN, or startpos).
+        #[arg(default_value = "startpos")]
+        sfen: String,
+        /// The book (`<internal>`: the built-in one).
+        #[arg(long, default_value = "<internal>")]
+        book: String,
+    },
 }
 
 /// `gogo puzzles ...`.
@@ -229,12 +282,108 @@ fn main() -> ExitCode {
         Some(Command::ScoreScale(args)) => score_scale_command(args),
         Some(Command::Perft(args)) => perft_command(args),
         Some(Command::Puzzles(command)) => puzzles_command(command),
+        Some(Command::Book(command)) => book_command(command),
         Some(Command::Tunables) => {
             println!("name,default,min,max,step");
             for t in gogo_search::params::TUNABLES {
                 println!("{},{},{},{},{}", t.name, t.default, t.min, t.max, t.step);
             }
             ExitCode::SUCCESS
+        }
+    }
+}
+
+fn book_command(command: BookCommand) -> ExitCode {
+    use gogo_usi::opening_book::{build, load_book, merge, show, BuildConfig};
+    match command {
+        BookCommand::Build {
+            games,
+            max_ply,
+            positions,
+            nodes,
+            width,
+            margin,
+            shard,
+            out,
+        } => {
+            let shard = match shard.split_once('/').and_then(|(i, n)| {
+                let (i, n): (usize, usize) = (i.parse().ok()?, n.parse().ok()?);
+                (1..=n).contains(&i).then_some((i - 1, n))
+            }) {
+                Some(s) => s,
+                None => {
+                    return usage_error(
+                        "book build",
+                        format!("shard '{shard}': I/N with I from 1 to N"),
+                    )
+                }
+            };
+            let config = BuildConfig {
+                games,
+                max_ply,
+                positions,
+                nodes,
+                width: width.max(1),
+                margin,
+                shard,
+                out,
+            };
+            let start = std::time::Instant::now();
+            let mut progress = |t: &gogo_usi::opening_book::BuildTotals| {
+                eprint!(
+                    "\r{}/{} positions searched, {} in the book, {} s   ",
+                    t.searched,
+                    positions,
+                    t.positions,
+                    start.elapsed().as_secs()
+                );
+            };
+            match build(&config, &mut progress) {
+                Ok(t) => {
+                    eprintln!();
+                    println!(
+                        "{} games counted, {} positions searched, {} positions in {} ({:.0} s)",
+                        t.games,
+                        t.searched,
+                        t.positions,
+                        config.out.display(),
+                        start.elapsed().as_secs_f64()
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => usage_error("book build", e),
+            }
+        }
+        BookCommand::Merge { files, out } => match merge(&files, &out) {
+            Ok(n) => {
+                println!("{n} positions in {}", out.display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => usage_error("book merge", e),
+        },
+        BookCommand::Show { sfen, book } => {
+            let pos = match position_from(&sfen, &[]) {
+                Ok(p) => p,
+                Err(e) => return usage_error("book show", e),
+            };
+            let read = std::time::Instant::now();
+            match load_book(&book) {
+                Ok(b) => {
+                    let read = read.elapsed();
+                    let lookup = std::time::Instant::now();
+                    let text = show(&b, &pos);
+                    let lookup = lookup.elapsed();
+                    print!("{text}");
+                    eprintln!(
+                        "{} positions read in {:.1} ms; looked up and listed in {} µs",
+                        b.len(),
+                        read.as_secs_f64() * 1e3,
+                        lookup.as_micros()
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => usage_error("book show", e),
+            }
         }
     }
 }

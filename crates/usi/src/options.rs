@@ -4,6 +4,7 @@
 //! ([`Options::set`]), the defaults ([`Options::default`]) and the README's table (compared by
 //! a test, [`readme_table`]) all come from this table.
 
+use crate::opening_book::INTERNAL_BOOK;
 use gogo_protocol::{EngineMessage, OptionKind};
 use gogo_rules::{RuleSet, MAX_GAME_MOVES};
 use gogo_search::nnue::Network;
@@ -105,6 +106,17 @@ pub struct Options {
     pub level: u8,
     /// `Clear Hash` was pressed and the engine has not yet emptied the table.
     pub clear_hash: bool,
+    /// `USI_OwnBook`: play from the book.
+    pub own_book: bool,
+    /// `BookFile` as given ([`INTERNAL_BOOK`] for the built-in book) ...
+    pub book_file: String,
+    /// ... and the book it holds; `None` for the built-in one until its first use (reading
+    /// it is not for every start).
+    pub book: Option<Arc<gogo_book::Book>>,
+    /// `BookMaxPly`: the book is left after this many plies of the game.
+    pub book_max_ply: u32,
+    /// `BookMargin`: book moves this far (centipawns) below the best are played too, by weight.
+    pub book_margin: i32,
 }
 
 fn number(value: OptionValue) -> i64 {
@@ -269,6 +281,47 @@ pub const OPTIONS: &[UsiOption] = &[
         set: |o, v| o.load_network(text(v)),
     },
     UsiOption {
+        name: "USI_OwnBook",
+        aliases: &["OwnBook"],
+        kind: OptionType::Check(false),
+        meaning: "play from the opening book (`BookFile`) while the game is in it: a book move is answered at once, with an `info string` naming it; analysis (`go infinite`) and pondering never use it; a level leaves it sooner (level L after L/10 of `BookMaxPly`)",
+        listed: true,
+        set: |o, v| {
+            o.own_book = flag(v);
+            Ok(())
+        },
+    },
+    UsiOption {
+        name: "BookFile",
+        aliases: &[],
+        kind: OptionType::Filename(INTERNAL_BOOK),
+        meaning: "the book, in YaneuraOu's text format (`#YANEURAOU-DB2016 1.00`) with 5x5 SFEN; `<internal>` is the one built into the binary. A file that is not a book is refused with the reason and the old book kept; a move not legal in its position is dropped",
+        listed: true,
+        set: |o, v| o.load_book(text(v)),
+    },
+    UsiOption {
+        name: "BookMaxPly",
+        aliases: &[],
+        kind: OptionType::Spin { default: 16, min: 0, max: 200 },
+        meaning: "the book is used for the game's first this many plies",
+        listed: true,
+        set: |o, v| {
+            o.book_max_ply = number(v) as u32;
+            Ok(())
+        },
+    },
+    UsiOption {
+        name: "BookMargin",
+        aliases: &[],
+        kind: OptionType::Spin { default: 30, min: 0, max: 1000 },
+        meaning: "book moves up to this many centipawns below the best are played too, chosen by how often games played them (variety)",
+        listed: true,
+        set: |o, v| {
+            o.book_margin = number(v) as i32;
+            Ok(())
+        },
+    },
+    UsiOption {
         name: "Clear Hash",
         aliases: &[],
         kind: OptionType::Button,
@@ -308,6 +361,11 @@ impl Default for Options {
             mate_probe: false,
             level: 0,
             clear_hash: false,
+            own_book: false,
+            book_file: String::new(),
+            book: None,
+            book_max_ply: 0,
+            book_margin: 0,
         };
         for option in OPTIONS {
             let value = match option.kind {
@@ -478,6 +536,28 @@ impl Options {
             }
         })?;
         (option.set)(self, parsed)
+    }
+
+    /// Takes the book `BookFile` names (`<internal>` or empty: the built-in one, read at its
+    /// first use); a file that cannot be read leaves the current book in place.
+    fn load_book(&mut self, name: &str) -> Result<(), String> {
+        if name.is_empty() || name == INTERNAL_BOOK {
+            self.book = None;
+            self.book_file = INTERNAL_BOOK.into();
+            return Ok(());
+        }
+        let book = crate::opening_book::load_book(name)
+            .map_err(|e| format!("BookFile {e}; keeping {}", self.book_file))?;
+        self.book = Some(book);
+        self.book_file = name.to_string();
+        Ok(())
+    }
+
+    /// The book to play from (the built-in one read now if it is the one).
+    pub fn book(&mut self) -> Arc<gogo_book::Book> {
+        self.book
+            .get_or_insert_with(crate::opening_book::internal_book)
+            .clone()
     }
 
     /// Loads the network `EvalFile` names (`<internal>` or empty for the built-in one); a file

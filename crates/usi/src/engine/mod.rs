@@ -234,6 +234,38 @@ impl UsiEngine {
         }
     }
 
+    /// Answers from the book if it may and has a move here: `USI_OwnBook`, a game search
+    /// (not analysis, not pondering), within `BookMaxPly` (less at a level). Whether it did.
+    fn book_move(&mut self, limits: &SearchLimits) -> bool {
+        if !self.options.own_book || limits.infinite || limits.ponder {
+            return false;
+        }
+        let max_ply = match self.options.level {
+            0 => self.options.book_max_ply,
+            level => self.options.book_max_ply * u32::from(level) / 10,
+        };
+        let pos = self.position().clone();
+        // The SFEN's move number counts from 1 at the game's start.
+        let ply = pos.move_number().saturating_sub(1);
+        if ply >= max_ply {
+            return false;
+        }
+        let book = self.options.book();
+        let margin = self.options.book_margin;
+        let Some(chosen) = book.choose(&pos, margin, &mut self.rng) else {
+            return false;
+        };
+        self.out.info_string(&format!(
+            "book move {} (eval {}, depth {}, played {} times)",
+            chosen.mv, chosen.eval, chosen.depth, chosen.count
+        ));
+        self.out.send(&EngineMessage::BestMove {
+            best: BestMove::Move(chosen.mv),
+            ponder: chosen.ponder.filter(|&p| pos.played(chosen.mv).is_legal(p)),
+        });
+        true
+    }
+
     pub(super) fn go(&mut self, go: GoCommand) {
         if self.search.is_some() {
             // A GUI sends `stop` first; if it did not, the running search answers now and
@@ -252,6 +284,9 @@ impl UsiEngine {
         }
         self.apply_hash_size();
         let limits = UsiEngine::limits_from(&go);
+        if self.book_move(&limits) {
+            return;
+        }
         // The strength level is the search's (analysis, `go infinite`, stays at full
         // strength); here it only says whether the mate solver looks first.
         let level = skill::settings(self.options.level).filter(|_| !limits.infinite);

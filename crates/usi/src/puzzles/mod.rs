@@ -14,14 +14,13 @@
 
 mod analyst;
 pub mod run;
-mod sources;
 
+pub use crate::games::{read_games, SourceGame};
 pub use analyst::Analyst;
-pub use sources::{read_games, self_play_game, SourceGame};
 
 use gogo_mate::brute;
 use gogo_puzzle::{Puzzle, Theme, Verdict};
-use gogo_rules::{Move, PieceKind, Position, Square};
+use gogo_rules::{Move, PieceKind, Position, Rng, Square};
 use gogo_search::value::MATE;
 
 /// The winning chance (0 to 1) by which the best move must beat every other (30 points on
@@ -416,5 +415,38 @@ pub fn generate(
         }
         captured_on = pos.captured_piece(mv).map(|_| mv.to());
         pos = pos.played(mv);
+    }
+}
+
+/// A self-play game longer than this is cut (the rest is repetition).
+const MAX_SELF_PLAY_PLIES: usize = 200;
+
+/// A game of gogo against itself named `name`, each side at a level from 4 to 9 (their
+/// mistakes make the tactics), from the start position with two random plies first; seeded.
+pub fn self_play_game(analyst: &mut Analyst, seed: u64, name: String) -> SourceGame {
+    let mut rng = Rng::new(seed);
+    let start = Position::startpos();
+    let mut moves = rng.random_game(&start, 2);
+    let mut game = gogo_rules::Game::new(gogo_rules::RuleSet::standard());
+    for &mv in &moves {
+        let _ = game.play(mv);
+    }
+    let levels = [4 + rng.below(6) as u8, 4 + rng.below(6) as u8];
+    while game.outcome().is_none() && moves.len() < MAX_SELF_PLAY_PLIES {
+        let side = game.position().side_to_move().index();
+        let level_seed = rng.next_u64();
+        let Some(mv) = analyst.level_move(game.position(), levels[side], level_seed) else {
+            break;
+        };
+        if game.play(mv).is_err() {
+            break;
+        }
+        moves.push(mv);
+    }
+    SourceGame {
+        name,
+        start,
+        moves,
+        result: game.outcome().map(|o| o.winner()),
     }
 }

@@ -1,0 +1,262 @@
+//! The opening book beside the search: `gogo book build` (from games, and from analysis that
+//! grows the tree where it matters), the book built into the binary, and the book file the
+//! engine plays from (`USI_OwnBook`, `BookFile`). The format lives in `gogo-book`.
+
+use crate::games::{read_games, SourceGame};
+use gogo_book::{read_book, write_book, Book, BookMove};
+use gogo_rules::{Position, RuleSet};
+use gogo_search::{
+    Evaluation, GameHistory, SearchControl, SearchJob, SearchLimits, SearchOptions, Searcher,
+};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// `BookFile`'s name for the book built into the binary.
+pub const INTERNAL_BOOK: &str = "<internal>";
+
+/// The largest book file read, bytes.
+const MAX_BOOK_BYTES: u64 = 256 << 20;
+
+/// The book built into the binary (`gogo_book::internal`), read at its first use.
+pub fn internal_book() -> Arc<Book> {
+    gogo_book::internal()
+}
+
+/// Reads the book `BookFile` names; `<internal>` (or empty) for the built-in one.
+pub fn load_book(name: &str) -> Result<Arc<Book>, String> {
+    if name.is_empty() || name == INTERNAL_BOOK {
+        return Ok(internal_book());
+    }
+    let path = Path::new(name);
+    let meta = std::fs::metadata(path).map_err(|e| format!("{name}: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("{name}: not a regular file"));
+    }
+    if meta.len() > MAX_BOOK_BYTES {
+        return Err(format!("{name}: larger than {} MiB", MAX_BOOK_BYTES >> 20));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
+    let (book, report) = read_book(&text).map_err(|e| format!("{name}: {e}"))?;
+    if report.illegal_moves > 0 {
+        log::warn!("{name}: {} illegal moves dropped", report.illegal_moves);
+    }
+    Ok(Arc::new(book))
+}
+
+/// How `gogo book build` builds.
+#[derive(Clone, Debug)]
+pub struct BuildConfig {
+    /// Games to count (their first `max_ply` plies).
+    pub games: Vec<PathBuf>,
+    /// The book goes this many plies deep.
+    pub max_ply: usize,
+    /// Positions to search (0: games only).
+    pub positions: usize,
+    /// Nodes of each search.
+    pub nodes: u64,
+    /// Lines of each search (MultiPV).
+    pub width: usize,
+    /// A move further than this below the best (centipawns) is kept with its eval but not
+    /// followed: the line stops there.
+    pub margin: i32,
+    /// This shard of the tree (index from 0, count): the root's moves are shared out.
+    pub shard: (usize, usize),
+    /// The book written (and read first, to go on where a run stopped).
+    pub out: PathBuf,
+}
+
+/// What a build did.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BuildTotals {
+    /// Games counted.
+    pub games: usize,
+    /// Positions searched in this run.
+    pub searched: usize,
+    /// Positions in the book.
+    pub positions: usize,
+}
+
+/// Counts the first `max_ply` plies of `game` into `book`, with the result from each
+/// mover's side where the game has one.
+fn count_game(book: &mut Book, game: &SourceGame, max_ply: usize) {
+    let mut pos = game.start.clone();
+    for &mv in game.moves.iter().take(max_ply) {
+        let mover = pos.side_to_move();
+        let wdl = match game.result {
+            Some(Some(winner)) if winner == mover => [1, 0, 0],
+            Some(Some(_)) => [0, 0, 1],
+            Some(None) => [0, 1, 0],
+            None => [0; 3],
+        };
+        let added = book.add(
+            &pos,
+            BookMove {
+                mv,
+                ponder: None,
+                eval: 0,
+                depth: 0,
+                count: 1,
+                wdl,
+            },
+        );
+        if !added {
+            break;
+        }
+        pos = pos.played(mv);
+    }
+}
+
+/// The best `width` lines of `pos` at `nodes`: move, score, depth.
+fn search_lines(
+    searcher: &Searcher,
+    pos: &Position,
+    nodes: u64,
+    width: usize,
+) -> (Vec<(gogo_rules::Move, i32)>, i32) {
+    let job = SearchJob {
+        root: pos.clone(),
+        history: GameHistory::from_positions(std::slice::from_ref(pos)),
+        limits: SearchLimits {
+            nodes: Some(nodes),
+            ..Default::default()
+        },
+        options: SearchOptions {
+            multipv: width,
+            evaluation: Evaluation::default(),
+            rules: RuleSet::standard(),
+            ..Default::default()
+        },
+    };
+    let result = searcher
+        .context()
+        .search(&job, &SearchControl::new(false), &|_| {});
+    (result.lines, result.depth)
+}
+
+/// Whether the book has searched `pos` (a move with a search depth).
+fn searched(book: &Book, pos: &Position) -> bool {
+    book.get(pos)
+        .is_some_and(|e| e.moves.iter().any(|m| m.depth > 0))
+}
+
+/// `gogo book build`: counts the games, then grows the tree from the start position best
+/// lines first (a position's cost is its ply plus how far its line fell below the best, so
+/// the main lines go deepest), backs the evals up by minimax and writes the book; a run
+/// that stops goes on from the book it wrote (written every 50 positions).
+pub fn build(
+    config: &BuildConfig,
+    progress: &mut dyn FnMut(&BuildTotals),
+) -> Result<BuildTotals, String> {
+    let mut book = match std::fs::read_to_string(&config.out) {
+        Ok(text) => {
+            read_book(&text)
+                .map_err(|e| format!("{}: {e}", config.out.display()))?
+                .0
+        }
+        Err(_) => Book::new(),
+    };
+    let mut totals = BuildTotals::default();
+    if !config.games.is_empty() && book.is_empty() {
+        for path in &config.games {
+            for game in read_games(path)? {
+                count_game(&mut book, &game, config.max_ply);
+                totals.games += 1;
+            }
+        }
+    }
+    let searcher = Searcher::new(64).map_err(|e| e.to_string())?;
+    let (shard, shards) = config.shard;
+    let root = Position::startpos();
+    // Lowest cost first; ties by the order pushed.
+    let mut queue: BinaryHeap<Reverse<(i64, usize, usize)>> = BinaryHeap::new();
+    let mut nodes: Vec<(Position, usize)> = vec![(root.clone(), 0)];
+    let mut queued: HashSet<u64> = HashSet::from([root.key()]);
+    queue.push(Reverse((0, 0, 0)));
+    let write = |book: &Book| -> Result<(), String> {
+        let tmp = config.out.with_extension("tmp");
+        std::fs::write(&tmp, write_book(book)).map_err(|e| format!("{}: {e}", tmp.display()))?;
+        std::fs::rename(&tmp, &config.out).map_err(|e| format!("{}: {e}", config.out.display()))
+    };
+    while let Some(Reverse((cost, _, index))) = queue.pop() {
+        let (pos, ply) = nodes[index].clone();
+        if ply >= config.max_ply {
+            continue;
+        }
+        if !searched(&book, &pos) {
+            if totals.searched >= config.positions {
+                continue;
+            }
+            let (lines, depth) = search_lines(&searcher, &pos, config.nodes, config.width);
+            for &(mv, score) in &lines {
+                book.set_eval(&pos, mv, score, depth.max(1));
+            }
+            totals.searched += 1;
+            totals.positions = book.len();
+            progress(&totals);
+            if totals.searched % 50 == 0 {
+                write(&book)?;
+            }
+        }
+        let moves: Vec<BookMove> = book.moves(&pos).into_iter().cloned().collect();
+        let Some(best) = moves.iter().filter(|m| m.depth > 0).map(|m| m.eval).max() else {
+            continue;
+        };
+        for (i, m) in moves.iter().enumerate() {
+            // The root's moves are shared among the shards: each grows its own subtrees.
+            if ply == 0 && i % shards.max(1) != shard {
+                continue;
+            }
+            let behind = best.saturating_sub(m.eval);
+            if m.depth > 0 && behind > config.margin {
+                continue;
+            }
+            let child = pos.played(m.mv);
+            if queued.insert(child.key()) {
+                nodes.push((child, ply + 1));
+                let child_cost = cost + 100 + i64::from(behind.max(0));
+                queue.push(Reverse((child_cost, nodes.len(), nodes.len() - 1)));
+            }
+        }
+    }
+    book.back_up(2 * config.max_ply);
+    totals.positions = book.len();
+    write(&book)?;
+    Ok(totals)
+}
+
+/// `gogo book merge`: the books put together (counts add up; the deeper search's eval stands).
+pub fn merge(files: &[PathBuf], out: &Path) -> Result<usize, String> {
+    let mut book = Book::new();
+    for file in files {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let (part, _) = read_book(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+        book.merge(&part);
+    }
+    book.back_up(64);
+    std::fs::write(out, write_book(&book)).map_err(|e| format!("{}: {e}", out.display()))?;
+    Ok(book.len())
+}
+
+/// `gogo book show`: the moves of `pos` in `book`, one a line.
+pub fn show(book: &Book, pos: &Position) -> String {
+    let moves = book.moves(pos);
+    if moves.is_empty() {
+        return "not in the book\n".into();
+    }
+    let mut out = String::from("move   eval  depth  count  wins draws losses\n");
+    for m in moves {
+        out.push_str(&format!(
+            "{:<6} {:>5} {:>6} {:>6} {:>5} {:>5} {:>6}\n",
+            m.mv.to_string(),
+            m.eval,
+            m.depth,
+            m.count,
+            m.wdl[0],
+            m.wdl[1],
+            m.wdl[2]
+        ));
+    }
+    out
+}

@@ -1,0 +1,98 @@
+//! The opening book on the built binary: `USI_OwnBook` plays a book move at once and says so,
+//! false never consults it, a foreign or corrupt book never makes an illegal move, a file
+//! that is not a book is refused with the reason, analysis and levels keep to their rules.
+
+mod common;
+
+use common::{secs, Gogo};
+use gogo_rules::Position;
+
+fn book_file(name: &str, text: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("gogo-book-{}-{name}.db", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A book whose one move at the start is 1e1d, a move the search would never choose.
+const ODD_BOOK: &str =
+    "#YANEURAOU-DB2016 1.00\nsfen rbsgk/4p/5/P4/KGSBR b - 1\n1e1d none 500 20 1\n";
+
+#[test]
+fn the_book_is_played_only_when_asked_and_only_legal_moves() {
+    let book = book_file("odd", ODD_BOOK);
+    let start = Position::startpos();
+    let mut e = Gogo::start();
+    e.handshake();
+    e.send(&format!("setoption name BookFile value {}", book.display()));
+    // Off (the default): the search answers, and no book line is said.
+    e.send("position startpos");
+    e.send("go depth 4");
+    let (mv, lines) = e.bestmove_in(&start, secs(10));
+    assert_ne!(mv.to_string(), "1e1d");
+    assert!(!lines.iter().any(|l| l.contains("book move")), "{lines:?}");
+    // On: at once, with an info string.
+    e.send("setoption name USI_OwnBook value true");
+    e.send("position startpos");
+    e.send("go btime 10000 wtime 10000");
+    let (mv, lines) = e.bestmove_in(&start, secs(2));
+    assert_eq!(mv.to_string(), "1e1d");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string book move 1e1d")),
+        "{lines:?}"
+    );
+    // Analysis never uses it; nor a position past BookMaxPly.
+    e.send("go infinite");
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    e.send("stop");
+    let (_, lines) = e.bestmove_in(&start, secs(5));
+    assert!(!lines.iter().any(|l| l.contains("book move")), "{lines:?}");
+    e.send("setoption name BookMaxPly value 0");
+    e.send("go depth 3");
+    let (mv, _) = e.bestmove_in(&start, secs(10));
+    assert_ne!(mv.to_string(), "1e1d");
+    e.send("setoption name BookMaxPly value 16");
+    // A level leaves the book sooner: level 1 after 1.6 plies, so still at ply 0 ...
+    e.send("setoption name Level value 1");
+    e.send("go btime 10000 wtime 10000");
+    let (mv, _) = e.bestmove_in(&start, secs(5));
+    assert_eq!(mv.to_string(), "1e1d");
+    e.send("setoption name Level value 0");
+
+    // A book whose only move here is illegal: dropped, the search plays.
+    let corrupt = book_file(
+        "corrupt",
+        "#YANEURAOU-DB2016 1.00\nsfen rbsgk/4p/5/P4/KGSBR b - 1\n5a4a none 900 20 100\n",
+    );
+    e.send(&format!(
+        "setoption name BookFile value {}",
+        corrupt.display()
+    ));
+    e.send("position startpos");
+    e.send("go depth 3");
+    let (mv, lines) = e.bestmove_in(&start, secs(10));
+    assert!(start.is_legal(mv));
+    assert!(!lines.iter().any(|l| l.contains("book move")), "{lines:?}");
+    // Not a book: refused with the reason, the book before kept.
+    let not_a_book = book_file("text", "hello\n");
+    e.send(&format!(
+        "setoption name BookFile value {}",
+        not_a_book.display()
+    ));
+    let said = e.expect("info string", secs(5));
+    assert!(said.last().unwrap().contains("not a book"), "{said:?}");
+    for path in [book, corrupt, not_a_book] {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+#[test]
+fn the_built_in_book_covers_the_start() {
+    let book = gogo_usi::opening_book::internal_book();
+    let start = Position::startpos();
+    let moves = book.moves(&start);
+    assert!(moves.len() >= 2, "{} moves at the start", moves.len());
+    assert!(moves.iter().all(|m| start.is_legal(m.mv) && m.depth > 0));
+    assert!(book.len() >= 1000, "{} positions", book.len());
+}
