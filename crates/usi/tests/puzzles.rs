@@ -129,6 +129,7 @@ fn a_game_is_looked_through_and_each_position_once() {
         name: "fixture".into(),
         start,
         moves,
+        result: None,
     };
     let mut looked = std::collections::HashSet::new();
     let mut puzzles = Vec::new();
