@@ -38,7 +38,7 @@ const STYLE: &str = include_str!("../static/style.css");
 const SCRIPT: &str = include_str!("../static/app.js");
 /// The page's ES modules, one per panel or concern, served as they are (no build step): the
 /// name under `/js/` and the text.
-const MODULES: [(&str, &str); 10] = [
+const MODULES: [(&str, &str); 11] = [
     ("state.js", include_str!("../static/js/state.js")),
     ("connection.js", include_str!("../static/js/connection.js")),
     ("board.js", include_str!("../static/js/board.js")),
@@ -49,6 +49,7 @@ const MODULES: [(&str, &str); 10] = [
     ("analysis.js", include_str!("../static/js/analysis.js")),
     ("dialogs.js", include_str!("../static/js/dialogs.js")),
     ("puzzles.js", include_str!("../static/js/puzzles.js")),
+    ("explorer.js", include_str!("../static/js/explorer.js")),
 ];
 /// The characters the page draws, cut from Noto Serif JP (OFL; `scripts/make-piece-font.sh`),
 /// so that the pieces read on machines without CJK fonts.

@@ -193,6 +193,11 @@ pub enum Request {
     },
     /// A hint for the puzzle's move: first the piece, then also the square.
     PuzzleHint,
+    /// The opening explorer for a position (the one the page shows).
+    Explore {
+        /// The position, SFEN.
+        sfen: String,
+    },
     /// Show the rest of the puzzle's solution (the try counts as failed).
     PuzzleSolution,
 }
@@ -243,6 +248,39 @@ pub enum PuzzleState {
     Solved,
     /// A wrong move, or the solution viewed.
     Failed,
+}
+
+/// A book move as the explorer shows it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ExplorerMove {
+    /// USI.
+    pub usi: String,
+    /// Japanese notation.
+    pub japanese: String,
+    /// Western notation.
+    pub western: String,
+    /// Its eval for the mover, centipawns.
+    pub eval: i32,
+    /// The depth of the search behind it.
+    pub depth: i32,
+    /// How often games played it.
+    pub count: u64,
+    /// The games' wins, draws and losses after it, from the mover's side.
+    pub wdl: [u64; 3],
+}
+
+/// The opening explorer's answer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ExplorerView {
+    /// The position asked about.
+    pub sfen: String,
+    /// The book's moves there, best first (empty: not in the book).
+    pub moves: Vec<ExplorerMove>,
+    /// Where the game on the board left the book: the ply of its first move the book does
+    /// not have (`None` while it is still in the book, or when it started outside it).
+    pub left_book_at: Option<usize>,
+    /// The book's size in positions.
+    pub book_positions: usize,
 }
 
 /// A move of a puzzle's solution as the page shows it.
@@ -475,6 +513,8 @@ pub enum Update {
     Review(Box<crate::review::ReviewView>),
     /// The puzzle being solved.
     Puzzle(Box<PuzzleView>),
+    /// The opening explorer: the book's moves for a position.
+    Explorer(Box<ExplorerView>),
     /// Something went wrong; the game is kept.
     Error {
         /// What, in words.

@@ -12,6 +12,7 @@ import { renderGraph, renderReview } from "./js/review.js";
 import { renderAnalysis } from "./js/analysis.js";
 import { cancelPremove, cancelPromotion, sendMove, setupBoard } from "./js/moves.js";
 import { renderPuzzle, setupPuzzles } from "./js/puzzles.js";
+import { followExplorer, renderExplorer } from "./js/explorer.js";
 import { closeWelcome, confirmButton, gameInProgress, newGameRequest, openNewGameDialog, openWelcome, remember, showClockFields } from "./js/dialogs.js";
 
 export function render() {
@@ -26,6 +27,10 @@ export function render() {
   renderAnalysis();
   renderGraph();
   if (gogo.puzzleMode) renderPuzzle();
+  // While a puzzle is being solved the book would give it away.
+  const solving = gogo.puzzleMode && gogo.puzzle && gogo.puzzle.state !== "solved" && gogo.puzzle.state !== "failed";
+  $("explorer-panel").hidden = !!solving;
+  if (!solving) { followExplorer(); renderExplorer(); }
 }
 
 

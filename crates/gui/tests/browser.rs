@@ -1421,3 +1421,79 @@ fn puzzles_in_a_real_browser() {
     );
     assert_eq!(browser.state()["positions"], game["positions"]);
 }
+
+/// Issue 37: the opening explorer follows the record. Two people play two of the book's
+/// moves by clicking them in the explorer; stepping back through the record shows each
+/// earlier position's book moves; a move out of the book is said as where the game left it.
+#[test]
+#[cfg_attr(
+    not(has_browser),
+    ignore = "no /usr/bin/chromium and /usr/bin/chromedriver (scripts/gui-e2e.sh installs them)"
+)]
+fn the_opening_explorer_follows_the_game() {
+    let Some((_one, browser, _url)) = open_board() else {
+        return;
+    };
+    page_new_game(&browser, "human", "human");
+    let book = gogo_book::internal();
+    let start = Position::startpos();
+    let first = book.moves(&start)[0].mv;
+    let explorer_for = |sfen: &str| {
+        browser.wait(
+            &format!("const e = window.gogo.explorer; return !!e && e.sfen === '{sfen}' && document.querySelectorAll('#explorer tbody tr').length === e.moves.length;"),
+            "the explorer",
+        );
+        browser.script("return Array.from(document.querySelectorAll('#explorer tbody tr')).map(r => r.getAttribute('data-move'));")
+    };
+    let shown = explorer_for(&start.to_sfen());
+    let expected: Vec<String> = book
+        .moves(&start)
+        .iter()
+        .map(|m| m.mv.to_string())
+        .collect();
+    assert_eq!(shown, json!(expected));
+    // A click on the book's first move plays it.
+    browser.click(&format!("#explorer tr[data-move='{first}'] button"));
+    browser.wait(
+        "return window.gogo.state.moves.length === 1;",
+        "the book move played",
+    );
+    let after = start.played(first);
+    let reply = book.moves(&after)[0].mv;
+    let shown = explorer_for(&after.to_sfen());
+    assert_eq!(shown[0], json!(reply.to_string()));
+    browser.click(&format!("#explorer tr[data-move='{reply}'] button"));
+    browser.wait(
+        "return window.gogo.state.moves.length === 2;",
+        "the reply played",
+    );
+    // Stepping back through the record: the explorer follows the position shown.
+    browser.click("#nav-first");
+    explorer_for(&start.to_sfen());
+    browser.click("#nav-next");
+    explorer_for(&after.to_sfen());
+    browser.click("#nav-last");
+    // A move the book does not have: the game leaves the book there.
+    let here = after.played(reply);
+    let out_of_book = here
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|&m| !book.moves(&here).iter().any(|b| b.mv == m) && m.from().is_some())
+        .unwrap();
+    click_move(&browser, &out_of_book.to_string(), "sente");
+    browser.wait(
+        "return window.gogo.state.moves.length === 3;",
+        "the move out of the book",
+    );
+    browser.wait(
+        "return document.getElementById('explorer-exit').textContent.includes('left the book at move 3');",
+        "where the game left the book",
+    );
+    if let Some(dir) = std::env::var_os("GOGO_SCREENSHOTS") {
+        browser.click("#nav-prev");
+        explorer_for(&here.to_sfen());
+        browser.script("document.getElementById('explorer-panel').scrollIntoView({block: 'end'});");
+        browser.screenshot(&PathBuf::from(dir).join("gui-explorer.png"));
+    }
+}

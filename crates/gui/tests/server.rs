@@ -890,3 +890,40 @@ async fn puzzles_are_solved_move_by_move_and_move_the_rating() {
         next(&mut s, "error", |_| true).await;
     }
 }
+
+/// Issue 37: the explorer answers with the built-in book's moves for a position, says where
+/// the game left the book, and refuses what is not a position.
+#[tokio::test]
+async fn the_explorer_gives_the_books_moves() {
+    let mut s = connect(shell_engine(r#"echo "bestmove 1b1c""#)).await;
+    next(&mut s, "state", |_| true).await;
+    let start = Position::startpos().to_sfen();
+    request(&mut s, json!({"type": "explore", "sfen": start})).await;
+    let answer = next(&mut s, "explorer", |_| true).await;
+    let book = gogo_book::internal();
+    let expected: Vec<String> = book
+        .moves(&Position::startpos())
+        .iter()
+        .map(|m| m.mv.to_string())
+        .collect();
+    let got: Vec<&str> = answer["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["usi"].as_str().unwrap())
+        .collect();
+    assert_eq!(got, expected);
+    assert!(answer["left_book_at"].is_null());
+    // Out of the book: no moves.
+    request(
+        &mut s,
+        json!({"type": "explore", "sfen": "k4/5/5/5/4K b - 1"}),
+    )
+    .await;
+    let outside = next(&mut s, "explorer", |_| true).await;
+    assert_eq!(outside["moves"], json!([]));
+    for bad in ["rbsgk/9/5/P4/KGSBR b - 1", &"x".repeat(500)] {
+        request(&mut s, json!({"type": "explore", "sfen": bad})).await;
+        next(&mut s, "error", |_| true).await;
+    }
+}

@@ -18,6 +18,7 @@ use gogo_rules::{
 };
 use std::time::Duration;
 
+mod explorer;
 mod flow;
 mod jobs;
 mod puzzle;
@@ -314,6 +315,7 @@ impl Session {
                 near,
             } => self.open_puzzle(id, rating, theme, seen, near),
             Request::PuzzleHint => self.puzzle_hint(),
+            Request::Explore { sfen } => self.explore(&sfen),
             Request::PuzzleSolution => self.puzzle_solution(),
             Request::Export { notation } => {
                 // A loaded record keeps its own players' names.

@@ -8,6 +8,7 @@ import { renderGraph, renderReview } from "./review.js";
 import { renderAnalysis } from "./analysis.js";
 import { myTurn, playPremove, premoveColor } from "./moves.js";
 import { onPuzzle, restorePuzzle } from "./puzzles.js";
+import { onExplorer } from "./explorer.js";
 
 // --- the connection and the kept game -----------------------------------------------------
 
@@ -17,6 +18,7 @@ export function connect() {
   const socket = new WebSocket(`ws://${location.host}/ws?token=${encodeURIComponent(token)}`);
   gogo.socket = socket;
   gogo.restored = false;
+  gogo.explorerAsked = null;
   socket.onopen = () => { $("connection").textContent = "connected"; };
   socket.onclose = () => {
     if (gogo.socket !== socket) return;
@@ -34,6 +36,7 @@ export function connect() {
       case "review": gogo.review = update; renderReview(); renderMoves(); renderGraph(); break;
       case "export": onExport(update); break;
       case "puzzle": onPuzzle(update); break;
+      case "explorer": onExplorer(update); break;
       case "error": showMessage(update.message); break;
     }
   };

@@ -55,6 +55,8 @@ export const gogo = {
   restored: false,      // whether the kept game was sent after this connection opened
   puzzleMode: false,    // the board is in Puzzles mode
   puzzle: null,         // the last puzzle update from the server
+  explorer: null,       // the last explorer answer (the book's moves for a position)
+  explorerAsked: null,  // the SFEN last asked about
 };
 window.gogo = gogo;
 
