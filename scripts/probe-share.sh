@@ -33,6 +33,8 @@ clock = {}  # engine name: the milliseconds of every move, by the engine's move 
 for path in args:
     for line in open(path):
         game = json.loads(line)
+        if "header" in game:  # the run's header (gogo-arena writes one first)
+            continue
         start = game["start"].split()
         first = 0 if start[1] == "b" else 1  # 0: Sente moves first
         side = {"sente": game["sente"], "gote": game["gote"]}

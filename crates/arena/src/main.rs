@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use gogo_arena::referee::{Adjudication, GameSettings, TimeControl};
-use gogo_arena::shard::{merge, Shard};
+use gogo_arena::shard::{fnv1a, merge, RunHeader, Shard};
 use gogo_arena::stats::Sprt;
 use gogo_arena::EngineSpec;
 use gogo_arena::{default_opening, read_openings, record, report, run_match, MatchConfig};
@@ -85,6 +85,10 @@ enum Command {
         /// SPRT, e.g. "elo0=0 elo1=10".
         #[arg(long)]
         sprt: Option<Sprt>,
+        /// Accept a run with missing shards or games (and say what is missing); without it
+        /// the exit status is 3 for an incomplete run.
+        #[arg(long)]
+        partial: bool,
     },
     /// SPSA tuning of an engine's parameters against itself (Fishtest's method): writes
     /// the trajectory as CSV (and an SVG beside it) and resumes from it.
@@ -189,8 +193,54 @@ fn tune_command(
     }
 }
 
-/// `gogo-arena merge`.
-fn merge_command(files: &[std::path::PathBuf], sprt: Option<Sprt>) -> ExitCode {
+/// The exit status of a merge whose run is not whole (without `--partial`).
+const INCOMPLETE: u8 = 3;
+
+/// What identifies a run, in words: the engines (name, program, its checksum, arguments,
+/// options, depth cap, own clock), the time control, the game settings, the openings (their
+/// text hashed) and the number of games. The shard, the concurrency and the SPRT are not
+/// part of it (shards of one run differ in the first; the others do not change the games).
+fn run_settings(config: &MatchConfig, cli: &Cli) -> String {
+    let engines: Vec<String> = config
+        .engines
+        .iter()
+        .map(|e| {
+            let binary = std::fs::read(&e.program)
+                .ok()
+                .or_else(|| which(&e.program).and_then(|p| std::fs::read(p).ok()))
+                .map_or("unread".to_string(), |b| format!("{:016x}", fnv1a(&b)));
+            format!("{e} (binary {binary})")
+        })
+        .collect();
+    let openings = fnv1a(config.openings.join("\n").as_bytes());
+    format!(
+        "engines: {}; tc {}; rules {:?}; tolerance {:?}; adjudication {:?}; openings {} ({:016x}); games {}",
+        engines.join(" vs "),
+        config.settings.time_control,
+        config.settings.rules,
+        config.settings.tolerance,
+        config.settings.adjudication,
+        config.openings.len(),
+        openings,
+        cli.games.div_ceil(2) * 2
+    )
+}
+
+/// A program name found on the PATH, as the shell would.
+fn which(program: &str) -> Option<std::path::PathBuf> {
+    if program.contains('/') {
+        return None;
+    }
+    std::env::var_os("PATH")?
+        .to_str()?
+        .split(':')
+        .map(|dir| std::path::Path::new(dir).join(program))
+        .find(|p| p.is_file())
+}
+
+/// `gogo-arena merge`: the standing, what is missing on stderr, and exit 3 for a run that is
+/// not whole unless `partial`.
+fn merge_command(files: &[std::path::PathBuf], sprt: Option<Sprt>, partial: bool) -> ExitCode {
     let mut texts = Vec::new();
     for path in files {
         match std::fs::read_to_string(path) {
@@ -204,7 +254,56 @@ fn merge_command(files: &[std::path::PathBuf], sprt: Option<Sprt>) -> ExitCode {
     match merge(&texts) {
         Ok(m) => {
             print!("{}", report::MergedReport(&m, sprt));
-            ExitCode::SUCCESS
+            let c = &m.completeness;
+            let ranges = |v: &[usize]| {
+                let shown: Vec<String> = v.iter().take(20).map(usize::to_string).collect();
+                let more = if v.len() > 20 {
+                    format!(" and {} more", v.len() - 20)
+                } else {
+                    String::new()
+                };
+                format!("{}{more}", shown.join(", "))
+            };
+            for &(file, line) in &c.torn_lines {
+                eprintln!(
+                    "gogo-arena merge: warning: {}: line {line} is cut off (skipped)",
+                    files[file - 1].display()
+                );
+            }
+            if !c.differing_copies.is_empty() {
+                eprintln!("gogo-arena merge: warning: games found twice with other moves (the first copy kept): {}", ranges(&c.differing_copies));
+            }
+            match &c.run {
+                None => {
+                    eprintln!("gogo-arena merge: the files have no run header (an older build): whether the run is whole is not known");
+                    return if partial {
+                        ExitCode::SUCCESS
+                    } else {
+                        ExitCode::from(INCOMPLETE)
+                    };
+                }
+                Some((run, games, shards)) => {
+                    if !c.missing_shards.is_empty() {
+                        eprintln!(
+                            "gogo-arena merge: run {run}: shards missing: {} of {shards}",
+                            ranges(&c.missing_shards)
+                        );
+                    }
+                    if !c.missing_games.is_empty() {
+                        eprintln!(
+                            "gogo-arena merge: run {run}: {} of {games} games missing: {}",
+                            c.missing_games.len(),
+                            ranges(&c.missing_games)
+                        );
+                    }
+                }
+            }
+            if c.is_complete() || partial {
+                ExitCode::SUCCESS
+            } else {
+                eprintln!("gogo-arena merge: the run is not whole (--partial to accept it)");
+                ExitCode::from(INCOMPLETE)
+            }
         }
         Err(e) => {
             eprintln!("gogo-arena merge: {e}");
@@ -219,7 +318,11 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     match &cli.command {
-        Some(Command::Merge { files, sprt }) => return merge_command(files, *sprt),
+        Some(Command::Merge {
+            files,
+            sprt,
+            partial,
+        }) => return merge_command(files, *sprt, *partial),
         Some(Command::Tune {
             engine,
             tunables,
@@ -297,6 +400,9 @@ fn main() -> ExitCode {
         let gote = &config.engines[1 - g.sente_engine].name;
         (sente.clone(), gote.clone())
     };
+    // The run's identity: everything that makes its games comparable, hashed into the
+    // header of its JSON lines (`merge` refuses shards of another run).
+    let header = RunHeader::new(run_settings(&config, &cli), total, cli.shard);
     let json_line = |g: &gogo_arena::MatchGame| {
         let (s, w) = names(g);
         record::json_line(g.index, &g.opening, &g.record, &s, &w) + "\n"
@@ -304,7 +410,11 @@ fn main() -> ExitCode {
     // Each game is appended as it ends, so a run that is stopped (a shard's job preempted,
     // an SPRT killed) keeps what it played; `merge` reads such a file as it is.
     let mut live_jsonl = match &cli.jsonl {
-        Some(path) => match std::fs::File::create(path) {
+        Some(path) => match std::fs::File::create(path).and_then(|mut file| {
+            use std::io::Write;
+            writeln!(file, "{}", header.json_line())?;
+            Ok(file)
+        }) {
             Ok(file) => Some(file),
             Err(e) => {
                 eprintln!("gogo-arena: {}: {e}", path.display());
@@ -345,7 +455,9 @@ fn main() -> ExitCode {
     }
     if let Some(path) = &cli.jsonl {
         // The whole match again, now in game order.
-        let text: String = summary.games.iter().map(json_line).collect();
+        let text: String = std::iter::once(header.json_line() + "\n")
+            .chain(summary.games.iter().map(json_line))
+            .collect();
         if let Err(e) = std::fs::write(path, text) {
             eprintln!("gogo-arena: {}: {e}", path.display());
         }

@@ -64,6 +64,78 @@ impl Shard {
     }
 }
 
+/// The first line of a match's JSON lines: which run the games belong to. Shards of one run
+/// carry the same `run` (a hash of everything that makes the match what it is: the engines,
+/// their options and their binaries' checksums, the time control and the game settings, the
+/// openings, the number of games) and differ only in `shard`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunHeader {
+    /// The run's identity, hex.
+    pub run: String,
+    /// Games in the whole match.
+    pub games: usize,
+    /// Which shard this file is.
+    pub shard: Shard,
+    /// The settings hashed, in words, for a person reading the file.
+    pub settings: String,
+}
+
+impl RunHeader {
+    /// The header of a run whose settings read `settings` (what is hashed) with `games`
+    /// games, for `shard`.
+    pub fn new(settings: String, games: usize, shard: Shard) -> RunHeader {
+        RunHeader {
+            run: format!("{:016x}", fnv1a(settings.as_bytes())),
+            games,
+            shard,
+            settings,
+        }
+    }
+
+    /// The JSON line (without its newline).
+    pub fn json_line(&self) -> String {
+        serde_json::json!({"header": {
+            "run": self.run,
+            "games": self.games,
+            "shard": format!("{}/{}", self.shard.index + 1, self.shard.count),
+            "settings": self.settings,
+        }})
+        .to_string()
+    }
+
+    /// Reads a header line; `None` if the line is not one.
+    pub fn from_json(v: &serde_json::Value) -> Option<Result<RunHeader, String>> {
+        let h = v.get("header")?;
+        Some((|| {
+            let run = h["run"]
+                .as_str()
+                .ok_or("a header without \"run\"")?
+                .to_string();
+            let games = h["games"].as_u64().ok_or("a header without \"games\"")? as usize;
+            let shard: Shard = h["shard"]
+                .as_str()
+                .ok_or("a header without \"shard\"")?
+                .parse()
+                .map_err(|e: ParseShardError| e.to_string())?;
+            let settings = h["settings"].as_str().unwrap_or_default().to_string();
+            Ok(RunHeader {
+                run,
+                games,
+                shard,
+                settings,
+            })
+        })())
+    }
+}
+
+/// FNV-1a, 64 bits: a stable hash for the run's identity (std's hasher may change between
+/// Rust versions, and shards may be built apart).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
 /// A game as the JSON lines give it back.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MergedGame {
@@ -73,6 +145,30 @@ pub struct MergedGame {
     pub points: f64,
     /// Why it ended.
     pub reason: String,
+    /// Its moves (USI): two copies of a game are the same game only if they agree.
+    pub moves: Vec<String>,
+}
+
+/// Whether the merged files make the whole run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Completeness {
+    /// The run and its size, where the files have headers (files of older builds do not).
+    pub run: Option<(String, usize, usize)>,
+    /// Shards (from 1) no file holds.
+    pub missing_shards: Vec<usize>,
+    /// Games (from 1) of the run that no file holds, the missing shards' included.
+    pub missing_games: Vec<usize>,
+    /// Half-written last lines skipped: file and line (from 1).
+    pub torn_lines: Vec<(usize, usize)>,
+    /// Games found twice with different moves (the first copy kept), from 1.
+    pub differing_copies: Vec<usize>,
+}
+
+impl Completeness {
+    /// Whether every game of the run is there (known only with headers).
+    pub fn is_complete(&self) -> bool {
+        self.run.is_some() && self.missing_games.is_empty()
+    }
 }
 
 /// The whole match, merged.
@@ -86,6 +182,8 @@ pub struct Merged {
     pub tally: Tally,
     /// Pairs by engine 0's points.
     pub pentanomial: Pentanomial,
+    /// What is missing, if anything.
+    pub completeness: Completeness,
 }
 
 /// A JSON line that cannot be merged.
@@ -107,24 +205,58 @@ impl fmt::Display for MergeError {
 
 impl std::error::Error for MergeError {}
 
-/// Merges the JSON lines of the shards (`gogo-arena --jsonl`, one text a file). A game in
-/// two files must be the same game; engine names must agree.
+/// Merges the JSON lines of the shards (`gogo-arena --jsonl`, one text a file): refuses
+/// files of different runs (their headers differ) or engines; keeps one copy of a game found
+/// twice (a rerun shard: the same moves, or the first copy if they differ, as a shard rerun
+/// under `movetime` plays other moves); skips a file's half-written last line (a node that
+/// died mid-write); and says which shards and games are missing.
 pub fn merge(texts: &[String]) -> Result<Merged, MergeError> {
     let mut names: Option<[String; 2]> = None;
     let mut games: BTreeMap<usize, MergedGame> = BTreeMap::new();
+    let mut completeness = Completeness::default();
+    let mut header: Option<RunHeader> = None;
+    let mut shards_seen = std::collections::BTreeSet::new();
+    let mut headerless = 0;
     for (f, text) in texts.iter().enumerate() {
-        for (l, line) in text
+        let lines: Vec<(usize, &str)> = text
             .lines()
             .enumerate()
             .filter(|(_, l)| !l.trim().is_empty())
-        {
+            .collect();
+        let mut has_header = false;
+        for (n, &(l, line)) in lines.iter().enumerate() {
             let error = |what: String| MergeError {
                 file: f + 1,
                 line: l + 1,
                 what,
             };
-            let v: serde_json::Value =
-                serde_json::from_str(line).map_err(|e| error(format!("not JSON: {e}")))?;
+            let v: serde_json::Value = match serde_json::from_str(line) {
+                Ok(v) => v,
+                // The last line of a file that does not end its line: cut off mid-write.
+                Err(_) if n + 1 == lines.len() && !text.ends_with('\n') => {
+                    completeness.torn_lines.push((f + 1, l + 1));
+                    continue;
+                }
+                Err(e) => return Err(error(format!("not JSON: {e}"))),
+            };
+            if let Some(h) = RunHeader::from_json(&v) {
+                let h = h.map_err(error)?;
+                if let Some(first) = &header {
+                    if first.run != h.run
+                        || first.games != h.games
+                        || first.shard.count != h.shard.count
+                    {
+                        return Err(error(format!(
+                            "a shard of another run ({}, {} games in {} shards; the first file's is {}, {} games in {} shards): {}",
+                            h.run, h.games, h.shard.count, first.run, first.games, first.shard.count, h.settings
+                        )));
+                    }
+                }
+                shards_seen.insert(h.shard.index);
+                header.get_or_insert(h);
+                has_header = true;
+                continue;
+            }
             let field = |key: &str| {
                 v[key]
                     .as_str()
@@ -162,22 +294,55 @@ pub fn merge(texts: &[String]) -> Result<Merged, MergeError> {
                 "1/2-1/2" => 0.5,
                 other => return Err(error(format!("result '{other}'"))),
             };
+            let moves = v["moves"]
+                .as_array()
+                .map(|m| {
+                    m.iter()
+                        .filter_map(|x| x.as_str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default();
             let game = MergedGame {
                 index,
                 points,
                 reason: field("reason")?,
+                moves,
             };
-            if let Some(seen) = games.get(&index) {
-                if *seen != game {
-                    return Err(error(format!(
-                        "game {} differs from an earlier copy",
-                        index + 1
-                    )));
+            match games.get(&index) {
+                Some(seen) if *seen == game => {}
+                Some(_) => completeness.differing_copies.push(index + 1),
+                None => {
+                    games.insert(index, game);
                 }
             }
-            games.insert(index, game);
+        }
+        if !has_header {
+            headerless += 1;
         }
     }
+    if let Some(h) = &header {
+        if headerless > 0 {
+            return Err(MergeError {
+                file: 0,
+                line: 0,
+                what: format!(
+                    "{headerless} file(s) without a run header beside files of run {}",
+                    h.run
+                ),
+            });
+        }
+        completeness.run = Some((h.run.clone(), h.games, h.shard.count));
+        completeness.missing_shards = (0..h.shard.count)
+            .filter(|i| !shards_seen.contains(i))
+            .map(|i| i + 1)
+            .collect();
+        completeness.missing_games = (0..h.games)
+            .filter(|g| !games.contains_key(g))
+            .map(|g| g + 1)
+            .collect();
+    }
+    completeness.differing_copies.sort_unstable();
+    completeness.differing_copies.dedup();
     let games: Vec<MergedGame> = games.into_values().collect();
     let (tally, pentanomial) = tally_pairs(games.iter().map(|g| (g.index, g.points)));
     Ok(Merged {
@@ -185,6 +350,7 @@ pub fn merge(texts: &[String]) -> Result<Merged, MergeError> {
         games,
         tally,
         pentanomial,
+        completeness,
     })
 }
 
@@ -222,10 +388,59 @@ mod tests {
         assert_eq!((m.tally.wins, m.tally.losses, m.tally.draws), (2, 1, 1));
         // Pair 1: 1 + 0 = 1 point; pair 2: 0.5 + 1 = 1.5 points.
         assert_eq!(m.pentanomial.0, [0, 0, 1, 1, 0]);
+        // A second copy that differs (a shard rerun under movetime): the first is kept.
         let conflicting = line(1, "A", "B", "0-1");
-        assert!(merge(&[a.clone(), conflicting]).is_err());
+        let m = merge(&[a.clone(), conflicting]).unwrap();
+        assert_eq!(m.completeness.differing_copies, [1]);
+        assert_eq!((m.tally.wins, m.tally.losses), (1, 1));
         let other_engine = line(3, "A", "C", "1-0");
-        assert!(merge(&[a, other_engine]).is_err());
-        assert!(merge(&["{".to_string()]).is_err());
+        assert!(merge(&[a.clone(), other_engine]).is_err());
+        // A bad line inside a file is an error; a torn last line is skipped and said.
+        assert!(merge(&["{\n".to_string()]).is_err());
+        let torn = format!("{a}\n{{\"game\":3,\"sen");
+        let m = merge(&[torn]).unwrap();
+        assert_eq!(m.completeness.torn_lines, [(1, 3)]);
+        assert_eq!(m.games.len(), 2);
+    }
+
+    #[test]
+    fn headers_say_whether_the_run_is_whole_and_refuse_other_runs() {
+        let game = |g: usize| {
+            let (s, w) = if g % 2 == 1 { ("A", "B") } else { ("B", "A") };
+            format!(
+                r#"{{"game":{g},"sente":"{s}","gote":"{w}","result":"1-0","reason":"checkmate","moves":["2e3d"]}}"#
+            )
+        };
+        let header = |settings: &str, shard: &str| {
+            RunHeader::new(settings.into(), 8, shard.parse().unwrap()).json_line()
+        };
+        // 8 games in 2 shards: shard 1 has pairs 0 and 2 (games 1, 2, 5, 6).
+        let one = [header("tc=40", "1/2"), game(1), game(2), game(5), game(6)].join("\n") + "\n";
+        let two = [header("tc=40", "2/2"), game(3), game(4), game(7)].join("\n") + "\n";
+        let m = merge(&[one.clone()]).unwrap();
+        assert_eq!(m.completeness.missing_shards, [2]);
+        assert_eq!(m.completeness.missing_games, [3, 4, 7, 8]);
+        assert!(!m.completeness.is_complete());
+        let m = merge(&[one.clone(), two.clone()]).unwrap();
+        assert_eq!(m.completeness.missing_shards, Vec::<usize>::new());
+        assert_eq!(m.completeness.missing_games, [8]);
+        let whole = two.clone() + &game(8) + "\n";
+        assert!(merge(&[one.clone(), whole.clone()])
+            .unwrap()
+            .completeness
+            .is_complete());
+        // The same shard twice with the same moves: duplicates, not more games.
+        let m = merge(&[one.clone(), one.clone(), whole]).unwrap();
+        assert_eq!(m.games.len(), 8);
+        assert!(m.completeness.differing_copies.is_empty());
+        // Another run's shard (another time control) is refused, and so is a file without a
+        // header beside files with one.
+        let other = [header("tc=100", "2/2"), game(3)].join("\n") + "\n";
+        let error = merge(&[one.clone(), other]).unwrap_err();
+        assert!(error.what.contains("another run"), "{error}");
+        assert!(merge(&[one, game(3) + "\n"]).is_err());
+        // An empty file (an engine that never started) is a missing shard, not a success.
+        let empty = merge(&[String::new()]).unwrap();
+        assert!(!empty.completeness.is_complete());
     }
 }

@@ -10,6 +10,9 @@ fn median_times(jsonl: &str) -> std::collections::BTreeMap<String, u64> {
     let mut times: std::collections::BTreeMap<String, Vec<u64>> = Default::default();
     for line in jsonl.lines() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        if v.get("header").is_some() {
+            continue;
+        }
         let sente_first = v["start"].as_str().unwrap().split(' ').nth(1) == Some("b");
         let opening = v["opening_moves"].as_u64().unwrap() as usize;
         for (t, ms) in v["time_ms"].as_array().unwrap().iter().enumerate() {

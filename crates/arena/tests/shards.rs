@@ -10,10 +10,10 @@ use std::collections::BTreeMap;
 fn games(jsonl: &str) -> BTreeMap<u64, String> {
     jsonl
         .lines()
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).unwrap();
-            (v["game"].as_u64().unwrap(), v["moves"].to_string())
-        })
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        // The run's header is not a game.
+        .filter(|v| v.get("header").is_none())
+        .map(|v| (v["game"].as_u64().unwrap(), v["moves"].to_string()))
         .collect()
 }
 
@@ -112,7 +112,8 @@ fn a_stopped_shard_keeps_the_games_it_played() {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
     let written = loop {
         let text = std::fs::read_to_string(&out).unwrap_or_default();
-        if text.lines().count() >= 3 || std::time::Instant::now() > deadline {
+        // The run's header, then three games.
+        if text.lines().count() >= 4 || std::time::Instant::now() > deadline {
             break text;
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
@@ -124,9 +125,21 @@ fn a_stopped_shard_keeps_the_games_it_played() {
     let played = games(&text);
     assert!(played.len() >= 3, "{text}");
     assert!(played.len() < 400, "the run was not stopped");
-    // The partial file is a match `merge` can read, with every game it holds.
-    let merged = std::process::Command::new(env!("CARGO_BIN_EXE_gogo-arena"))
+    // Merged as it is, the stopped run is not whole: exit status 3, the missing games said.
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_gogo-arena"))
         .arg("merge")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(3), "{refused:?}");
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        said.contains("games missing") && said.contains("--partial"),
+        "{said}"
+    );
+    // With --partial it is a match `merge` can read, with every game it holds.
+    let merged = std::process::Command::new(env!("CARGO_BIN_EXE_gogo-arena"))
+        .args(["merge", "--partial"])
         .arg(&out)
         .output()
         .unwrap();

@@ -32,7 +32,8 @@ pub fn read_games(path: &Path) -> Result<Vec<SourceGame>, String> {
         Some("jsonl") => text
             .lines()
             .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
+            // The run's header (gogo-arena writes one first) is not a game.
+            .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with("{\"header\""))
             .map(|(i, line)| {
                 arena_game(line)
                     .map(|(start, moves, result)| SourceGame {
