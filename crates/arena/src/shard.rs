@@ -417,7 +417,7 @@ mod tests {
         // 8 games in 2 shards: shard 1 has pairs 0 and 2 (games 1, 2, 5, 6).
         let one = [header("tc=40", "1/2"), game(1), game(2), game(5), game(6)].join("\n") + "\n";
         let two = [header("tc=40", "2/2"), game(3), game(4), game(7)].join("\n") + "\n";
-        let m = merge(&[one.clone()]).unwrap();
+        let m = merge(std::slice::from_ref(&one)).unwrap();
         assert_eq!(m.completeness.missing_shards, [2]);
         assert_eq!(m.completeness.missing_games, [3, 4, 7, 8]);
         assert!(!m.completeness.is_complete());
