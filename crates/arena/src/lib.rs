@@ -45,6 +45,23 @@ pub struct MatchConfig {
     pub shard: shard::Shard,
 }
 
+/// The opening (an index below `count`) of game pair `pair`: every opening once in each
+/// cycle of `count` pairs, in an order shuffled afresh for each cycle from a fixed seed. So
+/// the whole match uses the openings evenly, the same for any shard count, and the pairs of
+/// one shard (`p % N == I`) meet a spread sample of the openings, not a fixed slice of them.
+pub fn opening_of_pair(pair: usize, count: usize) -> usize {
+    if count <= 1 {
+        return 0;
+    }
+    let (cycle, at) = (pair / count, pair % count);
+    let mut order: Vec<usize> = (0..count).collect();
+    let mut rng = gogo_rules::Rng::new(0x6f70_656e_696e_6773 ^ cycle as u64);
+    for i in (1..count).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+    order[at]
+}
+
 /// One finished game of a match.
 #[derive(Clone, Debug)]
 pub struct MatchGame {
@@ -307,7 +324,7 @@ pub fn run_match(
                             return;
                         }
                     }
-                    let opening = openings[(index / 2) % openings.len()].clone();
+                    let opening = openings[opening_of_pair(index / 2, openings.len())].clone();
                     let sente_engine = index % 2;
                     let game = new_game(rules, &opening);
                     let [a, b] = &mut slots;
@@ -389,5 +406,30 @@ pub fn default_opening(rules: &RuleSet) -> String {
         "startpos".into()
     } else {
         format!("sfen {}", rules.start_sfen)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn openings_are_spread_over_shards_and_used_evenly() {
+        let count = 40;
+        // Each cycle of pairs uses every opening once.
+        for cycle in 0..3 {
+            let mut seen: Vec<usize> = (0..count)
+                .map(|at| super::opening_of_pair(cycle * count + at, count))
+                .collect();
+            seen.sort_unstable();
+            assert_eq!(seen, (0..count).collect::<Vec<_>>());
+        }
+        // A shard of 16 over 400 pairs meets openings from the whole set, not one residue.
+        let shard: std::collections::BTreeSet<usize> = (0..400)
+            .filter(|p| p % 16 == 3)
+            .map(|p| super::opening_of_pair(p, count))
+            .collect();
+        assert!(shard.len() >= 15, "{shard:?}");
+        let residues: std::collections::BTreeSet<usize> = shard.iter().map(|o| o % 16).collect();
+        assert!(residues.len() > 8, "{residues:?}");
+        assert_eq!(super::opening_of_pair(5, 1), 0);
     }
 }
