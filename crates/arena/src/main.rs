@@ -86,7 +86,8 @@ enum Command {
         #[arg(long)]
         sprt: Option<Sprt>,
         /// Accept a run with missing shards or games (and say what is missing); without it
-        /// the exit status is 3 for an incomplete run.
+        /// the exit status is 3 for an incomplete run. With --sprt, a decided test exits 10
+        /// (H1) or 11 (H0) whatever is missing, so that a driver can stop the array.
         #[arg(long)]
         partial: bool,
     },
@@ -195,6 +196,11 @@ fn tune_command(
 
 /// The exit status of a merge whose run is not whole (without `--partial`).
 const INCOMPLETE: u8 = 3;
+/// The exit statuses of a merge whose `--sprt` has decided, whole run or not, so that a
+/// driver can cancel the rest of a job array: H1 accepted, H0 accepted.
+const SPRT_H1: u8 = 10;
+/// See [`SPRT_H1`].
+const SPRT_H0: u8 = 11;
 
 /// What identifies a run, in words: the engines (name, program, its checksum, arguments,
 /// options, depth cap, own clock), the time control, the game settings, the openings (their
@@ -254,6 +260,11 @@ fn merge_command(files: &[std::path::PathBuf], sprt: Option<Sprt>, partial: bool
     match merge(&texts) {
         Ok(m) => {
             print!("{}", report::MergedReport(&m, sprt));
+            match sprt.map(|s| s.decide(&m.pentanomial)) {
+                Some(gogo_arena::stats::SprtDecision::AcceptH1) => return ExitCode::from(SPRT_H1),
+                Some(gogo_arena::stats::SprtDecision::AcceptH0) => return ExitCode::from(SPRT_H0),
+                _ => {}
+            }
             let c = &m.completeness;
             let ranges = |v: &[usize]| {
                 let shown: Vec<String> = v.iter().take(20).map(usize::to_string).collect();

@@ -152,3 +152,43 @@ fn a_stopped_shard_keeps_the_games_it_played() {
     assert!(score.ends_with(&format!("] {}", played.len())), "{merged}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A sharded SPRT can stop: `merge --sprt` exits 10 when H1 is accepted and 11 when H0 is,
+/// whatever is missing, so that a driver can cancel the array; undecided and incomplete is 3.
+#[test]
+fn a_merged_sprt_says_its_verdict_in_the_exit_status() {
+    let dir = std::env::temp_dir().join(format!("gogo-sprt-merge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let header = gogo_arena::shard::RunHeader::new("test".into(), 2000, "1/1".parse().unwrap());
+    let file = |name: &str, pairs: usize, a_wins: bool| {
+        let mut text = header.json_line() + "\n";
+        for p in 0..pairs {
+            for g in [2 * p + 1, 2 * p + 2] {
+                let (s, w) = if g % 2 == 1 { ("A", "B") } else { ("B", "A") };
+                // Every fourth pair split (one win each), the others won by one side.
+                let winner_a = if p % 4 == 0 { g % 2 == 1 } else { a_wins };
+                let sente_wins = (s == "A") == winner_a;
+                let result = if sente_wins { "1-0" } else { "0-1" };
+                text += &format!(
+                    "{{\"game\":{g},\"sente\":\"{s}\",\"gote\":\"{w}\",\"result\":\"{result}\",\"reason\":\"checkmate\",\"moves\":[]}}\n"
+                );
+            }
+        }
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let status = |path: &std::path::Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_gogo-arena"))
+            .args(["merge", "--sprt", "elo0=0 elo1=10"])
+            .arg(path)
+            .output()
+            .unwrap()
+            .status
+            .code()
+    };
+    assert_eq!(status(&file("h1.jsonl", 300, true)), Some(10));
+    assert_eq!(status(&file("h0.jsonl", 300, false)), Some(11));
+    assert_eq!(status(&file("open.jsonl", 2, true)), Some(3));
+    let _ = std::fs::remove_dir_all(&dir);
+}
