@@ -43,6 +43,8 @@ pub struct MatchConfig {
     pub startup_timeout: Duration,
     /// The share of the game pairs to play (the whole match by default).
     pub shard: shard::Shard,
+    /// Games of the schedule already played (a shard going on where it stopped): skipped.
+    pub done: std::collections::BTreeSet<usize>,
 }
 
 /// The opening (an index below `count`) of game pair `pair`: every opening once in each
@@ -289,7 +291,12 @@ pub fn run_match(
     progress: &mut dyn FnMut(&[MatchGame]),
 ) -> Result<MatchSummary, ArenaError> {
     let pairs = config.games.div_ceil(2).max(1);
-    let schedule = config.shard.games(pairs * 2);
+    let schedule: Vec<usize> = config
+        .shard
+        .games(pairs * 2)
+        .into_iter()
+        .filter(|g| !config.done.contains(g))
+        .collect();
     let openings = if config.openings.is_empty() {
         vec!["startpos".to_string()]
     } else {

@@ -232,6 +232,48 @@ fn run_settings(config: &MatchConfig, cli: &Cli) -> String {
     )
 }
 
+/// The games an earlier run of this very shard left in `path` (index, line), its torn last
+/// line dropped; none if the file is missing or empty. A file of another run is refused:
+/// its games are not this run's, and writing over them would lose them.
+fn kept_games(path: &std::path::Path, header: &RunHeader) -> Result<Vec<(usize, String)>, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e.to_string()),
+    };
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut lines = text.lines();
+    let first: serde_json::Value =
+        serde_json::from_str(lines.next().unwrap_or_default()).map_err(|_| {
+            "holds something else than this run's games: move it away first".to_string()
+        })?;
+    match RunHeader::from_json(&first) {
+        Some(Ok(h)) if h.run == header.run && h.shard == header.shard => {}
+        _ => {
+            return Err(format!(
+                "holds games of another run (or another shard): move it away first; this run is {}",
+                header.run
+            ))
+        }
+    }
+    let mut kept = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for line in lines {
+        // A line cut off mid-write is not a game.
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        if let Some(g) = v["game"].as_u64().filter(|&g| g >= 1) {
+            if seen.insert(g) {
+                kept.push((g as usize - 1, line.to_string()));
+            }
+        }
+    }
+    Ok(kept)
+}
+
 /// A program name found on the PATH, as the shell would.
 fn which(program: &str) -> Option<std::path::PathBuf> {
     if program.contains('/') {
@@ -404,16 +446,38 @@ fn main() -> ExitCode {
         sprt: cli.sprt,
         startup_timeout: Duration::from_secs(cli.timeout),
         shard: cli.shard,
+        done: Default::default(),
     };
+    let mut config = config;
     let total = cli.games.div_ceil(2) * 2;
+    // The run's identity: everything that makes its games comparable, hashed into the
+    // header of its JSON lines (`merge` refuses shards of another run).
+    let header = RunHeader::new(run_settings(&config, &cli), total, cli.shard);
+    // A shard run again with its file goes on where it stopped: the games the file holds
+    // (of this very run) are kept and not played again.
+    let kept: Vec<(usize, String)> = match &cli.jsonl {
+        Some(path) => match kept_games(path, &header) {
+            Ok(kept) => kept,
+            Err(e) => {
+                eprintln!("gogo-arena: {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        },
+        None => Vec::new(),
+    };
+    if !kept.is_empty() {
+        eprintln!(
+            "gogo-arena: going on with {} games kept from the earlier run of this shard (`gogo-arena merge` gives the whole standing)",
+            kept.len()
+        );
+    }
+    config.done = kept.iter().map(|(g, _)| *g).collect();
+    let config = config;
     let names = |g: &gogo_arena::MatchGame| {
         let sente = &config.engines[g.sente_engine].name;
         let gote = &config.engines[1 - g.sente_engine].name;
         (sente.clone(), gote.clone())
     };
-    // The run's identity: everything that makes its games comparable, hashed into the
-    // header of its JSON lines (`merge` refuses shards of another run).
-    let header = RunHeader::new(run_settings(&config, &cli), total, cli.shard);
     let json_line = |g: &gogo_arena::MatchGame| {
         let (s, w) = names(g);
         record::json_line(g.index, &g.opening, &g.record, &s, &w) + "\n"
@@ -424,6 +488,9 @@ fn main() -> ExitCode {
         Some(path) => match std::fs::File::create(path).and_then(|mut file| {
             use std::io::Write;
             writeln!(file, "{}", header.json_line())?;
+            for (_, line) in &kept {
+                writeln!(file, "{line}")?;
+            }
             Ok(file)
         }) {
             Ok(file) => Some(file),
@@ -465,9 +532,16 @@ fn main() -> ExitCode {
         }
     }
     if let Some(path) = &cli.jsonl {
-        // The whole match again, now in game order.
+        // The whole shard again, the kept games with the new, now in game order.
+        let mut lines: Vec<(usize, String)> = kept.clone();
+        lines.extend(summary.games.iter().map(|g| (g.index, json_line(g))));
+        lines.sort_by_key(|(g, _)| *g);
         let text: String = std::iter::once(header.json_line() + "\n")
-            .chain(summary.games.iter().map(json_line))
+            .chain(
+                lines
+                    .into_iter()
+                    .map(|(_, l)| if l.ends_with('\n') { l } else { l + "\n" }),
+            )
             .collect();
         if let Err(e) = std::fs::write(path, text) {
             eprintln!("gogo-arena: {}: {e}", path.display());

@@ -90,6 +90,53 @@ fn four_shards_merged_are_the_whole_match() {
         union,
         games(&std::fs::read_to_string(dir.join("whole.jsonl")).unwrap())
     );
+
+    // A shard stopped after its first game, its last line cut mid-write, run again with its
+    // file: the game it had is kept (marked here to tell it from a replay), the rest played,
+    // and the shards merge into the whole match again.
+    let resumed = &shard_files[1];
+    let text = std::fs::read_to_string(resumed).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    // A replay could not write this move time.
+    let marked = lines[1].replace("\"time_ms\":[", "\"time_ms\":[987654,");
+    assert_ne!(marked, lines[1]);
+    let cut = format!(
+        "{}\n{}\n{}",
+        lines[0],
+        marked,
+        &lines[2][..lines[2].len() / 2]
+    );
+    std::fs::write(resumed, &cut).unwrap();
+    let again = run("2/4", resumed);
+    assert!(again.contains("Score of"), "{again}");
+    let after = std::fs::read_to_string(resumed).unwrap();
+    assert_eq!(
+        after.lines().nth(1),
+        Some(marked.as_str()),
+        "the kept game is the same line"
+    );
+    assert_eq!(games(&after).len(), 2);
+    let merged = std::process::Command::new(env!("CARGO_BIN_EXE_gogo-arena"))
+        .arg("merge")
+        .args(&shard_files)
+        .output()
+        .unwrap();
+    assert!(merged.status.success());
+    assert_eq!(
+        standing(&String::from_utf8_lossy(&merged.stdout)),
+        standing(&whole)
+    );
+    // Another run's file is not written over.
+    let other = std::process::Command::new(env!("CARGO_BIN_EXE_gogo-arena"))
+        .args([
+            "--engine", &a, "--engine", &b, "--tc", "depth=2", "--games", "8",
+        ])
+        .args(["--shard", "2/4", "--jsonl", resumed.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(other.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&other.stderr).contains("another run"));
+    assert_eq!(std::fs::read_to_string(resumed).unwrap(), after);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
