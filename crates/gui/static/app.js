@@ -4,7 +4,7 @@
 // server after a reload or a dropped connection.
 
 import { $, STORE, gogo } from "./js/state.js";
-import { clearMessage, connect, notation, send } from "./js/connection.js";
+import { clearMessage, connect, notation, send, showMessage } from "./js/connection.js";
 import { renderBoard, renderHands, renderPlayers, shownPosition } from "./js/board.js";
 import { renderStatus } from "./js/status.js";
 import { currentPly, renderMoves, viewPly } from "./js/record.js";
@@ -112,7 +112,20 @@ function setup() {
       return;
     }
     const keys = { ArrowLeft: () => viewPly(currentPly() - 1), ArrowRight: () => viewPly(currentPly() + 1), Home: () => viewPly(0), End: () => viewPly(Infinity) };
+    // In Puzzles mode: n for the next puzzle, h for a hint, s for the solution, r to retry.
+    if (gogo.puzzleMode) {
+      Object.assign(keys, { n: () => $("puzzle-next").click(), h: () => $("puzzle-hint").click(), s: () => $("puzzle-solution").click(), r: () => $("puzzle-retry").click() });
+    }
     if (keys[e.key] && gogo.state) { e.preventDefault(); keys[e.key](); }
+  });
+  // A move typed in USI (for the keyboard): played if it is legal here, else said why not.
+  $("move-input").addEventListener("keydown", (e) => {
+    if (e.key !== "Enter") return;
+    const usi = $("move-input").value.trim();
+    const st = gogo.state;
+    if (!st || !usi) return;
+    if (st.legal.includes(usi)) { sendMove(usi); $("move-input").value = ""; }
+    else showMessage(`${usi}: not a move you can play here (USI, as 3e2d, 2b1a+ or P*3c)`);
   });
   // A click outside the promotion question cancels it.
   document.addEventListener("pointerdown", (e) => {

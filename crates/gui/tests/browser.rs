@@ -1497,3 +1497,50 @@ fn the_opening_explorer_follows_the_game() {
         browser.screenshot(&PathBuf::from(dir).join("gui-explorer.png"));
     }
 }
+
+/// Issue 36: puzzles by keyboard alone: n opens the next puzzle, h gives a hint, and the
+/// move typed in USI (Enter) solves it.
+#[test]
+#[cfg_attr(
+    not(has_browser),
+    ignore = "no /usr/bin/chromium and /usr/bin/chromedriver (scripts/gui-e2e.sh installs them)"
+)]
+fn a_puzzle_by_keyboard() {
+    let Some((_one, browser, _url)) = open_board() else {
+        return;
+    };
+    browser.click("#mode-puzzles");
+    browser.wait("return !!window.gogo.puzzle;", "a first puzzle");
+    let key = |k: &str| {
+        browser.script(&format!(
+            "document.body.dispatchEvent(new KeyboardEvent('keydown', {{key: '{k}', bubbles: true}}));"
+        ));
+    };
+    browser.script("window.gogoPuzzleBefore = window.gogo.puzzle.id;");
+    key("n");
+    browser.wait(
+        "return window.gogo.puzzle.id !== window.gogoPuzzleBefore && window.gogo.puzzle.state === 'playing';",
+        "the next puzzle by n",
+    );
+    key("h");
+    browser.wait("return !!window.gogo.puzzle.hint;", "a hint by h");
+    let puzzle = page_puzzle(&browser);
+    browser.type_text("#move-input", "9z9z\n");
+    browser.wait(
+        "return !document.getElementById('message').hidden;",
+        "a typed move that is not legal refused",
+    );
+    let mut ply = 0;
+    while ply < puzzle.solution.len() {
+        browser.wait(
+            &format!("return window.gogo.puzzle.state === 'playing' && window.gogo.state.moves.length === {ply};"),
+            "the player's turn",
+        );
+        browser.type_text("#move-input", &format!("{}\n", puzzle.solution[ply]));
+        ply += 2;
+    }
+    browser.wait(
+        "return window.gogo.puzzle.state === 'solved';",
+        "solved by keyboard",
+    );
+}
