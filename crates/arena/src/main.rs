@@ -232,6 +232,9 @@ fn run_settings(config: &MatchConfig, cli: &Cli) -> String {
     )
 }
 
+/// How a game's reason begins when an engine's process ended during it.
+const ENGINE_PROCESS_ENDED: &str = "the engine process ended";
+
 /// The games an earlier run of this very shard left in `path` (index, line), its torn last
 /// line dropped; none if the file is missing or empty. A file of another run is refused:
 /// its games are not this run's, and writing over them would lose them.
@@ -265,6 +268,14 @@ fn kept_games(path: &std::path::Path, header: &RunHeader) -> Result<Vec<(usize, 
         let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
             continue;
         };
+        // A game its engine's process ended was most likely cut by the task's own end (a
+        // cancelled or preempted job kills the engines first): it is played again.
+        if v["reason"]
+            .as_str()
+            .is_some_and(|r| r.starts_with(ENGINE_PROCESS_ENDED))
+        {
+            continue;
+        }
         if let Some(g) = v["game"].as_u64().filter(|&g| g >= 1) {
             if seen.insert(g) {
                 kept.push((g as usize - 1, line.to_string()));
