@@ -1365,6 +1365,28 @@ fn puzzles_in_a_real_browser() {
     let after_two = page_rating(&browser);
     assert!(after_two > after_one, "{after_one} {after_two}");
 
+    // A tactic of three moves (not a mate), opened as a reload would open it, by clicks.
+    let tactic = gogo_puzzle::set::shipped()
+        .iter()
+        .find(|p| !p.is_mate() && p.solution.len() >= 5)
+        .expect("a tactic of three moves");
+    browser.script(&format!(
+        "window.gogo.socket.send(JSON.stringify({{type: 'puzzle', id: '{}'}}));",
+        tactic.id
+    ));
+    let color = color_name(tactic);
+    for ply in (0..tactic.solution.len()).step_by(2) {
+        browser.wait(
+            &format!("const p = window.gogo.puzzle; return p.id === '{}' && p.state === 'playing' && window.gogo.state.moves.length === {ply};", tactic.id),
+            "the tactic's next move",
+        );
+        click_move(&browser, &tactic.solution[ply].to_string(), color);
+    }
+    browser.wait(
+        "return window.gogo.puzzle.state === 'solved';",
+        "the tactic solved",
+    );
+
     // A wrong move ends the try, is not played, and costs rating.
     let puzzle = next_puzzle_of(&browser, "");
     let wrong = puzzle
