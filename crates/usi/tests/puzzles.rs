@@ -122,9 +122,10 @@ fn the_checker_catches_planted_puzzles() {
 
 #[test]
 fn a_game_is_looked_through_and_each_position_once() {
-    // The hanging rook arises after Sente's king steps aside and Gote's rook comes to 3c.
-    let start = Position::from_sfen("k4/5/5/2r2/B3K b - 1").unwrap();
-    let moves: Vec<Move> = ["1e2e", "3d3c", "2e1e"].iter().map(|t| mv(t)).collect();
+    // The hanging rook arises when Gote's rook steps to 3c; Sente takes it, Gote's king
+    // steps out of the bishop's check.
+    let start = Position::from_sfen("k4/5/5/2r2/B3K w - 1").unwrap();
+    let moves: Vec<Move> = ["3d3c", "5e3c", "5a4a"].iter().map(|t| mv(t)).collect();
     let game = SourceGame {
         name: "fixture".into(),
         start,
@@ -145,7 +146,7 @@ fn a_game_is_looked_through_and_each_position_once() {
     assert!(
         puzzles
             .iter()
-            .any(|p| p.source == "fixture:2" && p.solution[0] == mv("5e3c")),
+            .any(|p| p.source == "fixture:1" && p.solution[0] == mv("5e3c")),
         "{puzzles:?}"
     );
     // Seen positions are not looked at again.
