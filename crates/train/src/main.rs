@@ -64,12 +64,20 @@ fn read_data(arguments: &[String]) -> Result<Vec<(u32, Vec<data::Record>)>, Stri
             Some((p, k)) if k.parse::<u32>().is_ok_and(|k| k > 0) => (p, k.parse().ok()),
             _ => (argument.as_str(), None),
         };
-        let (header_scale, records) = std::fs::File::open(path)
+        let (header, records) = std::fs::File::open(path)
             .map_err(|e| data::DataError::Io(e.to_string()))
             .and_then(|mut f| data::read_all(&mut std::io::BufReader::new(&mut f)))
             .map_err(|e| format!("{path}: {e}"))?;
-        let scale = scale_override.unwrap_or(header_scale);
-        eprintln!("{path}: {} positions, score scale {scale}", records.len());
+        let scale = scale_override.unwrap_or(header.score_scale);
+        // Where each shard came from, as its header says (older files do not say).
+        let origin = match (header.seed, header.nodes) {
+            (0, 0) => "run not said".to_string(),
+            (seed, nodes) => format!("datagen seed {seed}, {nodes} nodes a move"),
+        };
+        eprintln!(
+            "{path}: {} positions, score scale {scale}, {origin}",
+            records.len()
+        );
         files.push((scale, records));
     }
     Ok(files)

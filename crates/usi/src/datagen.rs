@@ -328,8 +328,12 @@ pub fn run(
     let write_error = |e| DatagenError::Write(config.out.clone(), e);
     let file = std::fs::File::create(&config.out).map_err(write_error)?;
     let mut out = std::io::BufWriter::new(file);
-    out.write_all(&data::header(config.score_scale))
-        .map_err(write_error)?;
+    out.write_all(&data::header(
+        config.score_scale,
+        config.seed,
+        u32::try_from(config.nodes).unwrap_or(u32::MAX),
+    ))
+    .map_err(write_error)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads.max(1))
         .build()
@@ -412,7 +416,13 @@ mod tests {
         let totals = run(&one, &mut |_, _| {}).unwrap();
         assert_eq!(totals.games, 4);
         assert!(totals.positions > 20, "{totals:?}");
-        let (scale, records) = data::read_all(&mut std::fs::File::open(&one.out).unwrap()).unwrap();
+        let (header, records) =
+            data::read_all(&mut std::fs::File::open(&one.out).unwrap()).unwrap();
+        let scale = header.score_scale;
+        assert_eq!(
+            (header.seed, u64::from(header.nodes)),
+            (one.seed, one.nodes)
+        );
         assert_eq!(scale, 800);
         assert_eq!(records.len() as u64, totals.positions);
         for r in &records {

@@ -11,7 +11,8 @@
 //! | 8-11 | version, 1 |
 //! | 12-15 | record size, 32 |
 //! | 16-19 | score scale `K`: the scores' win probability is `1 / (1 + e^(-score / K))` (the evaluation that scored them says what `K` is) |
-//! | 20-31 | zero |
+//! | 20-27 | the seed of the `gogo datagen` run that wrote it, `u64` (0: not said, as in files older than this field) |
+//! | 28-31 | its node limit per move, `u32` (0: not said) |
 //!
 //! | record bytes | field |
 //! |---|---|
@@ -100,18 +101,32 @@ impl From<std::io::Error> for DataError {
     }
 }
 
-/// The header for data scored at scale `score_scale`.
-pub fn header(score_scale: u32) -> [u8; HEADER_BYTES] {
+/// What a data file's header says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DataHeader {
+    /// The scores' scale `K`.
+    pub score_scale: u32,
+    /// The seed of the run that wrote the file (0: not said).
+    pub seed: u64,
+    /// Its node limit per move (0: not said).
+    pub nodes: u32,
+}
+
+/// The header for data scored at scale `score_scale`, written by a run with `seed` and
+/// `nodes` a move (0 where not known), so that a set of shards says where each came from.
+pub fn header(score_scale: u32, seed: u64, nodes: u32) -> [u8; HEADER_BYTES] {
     let mut h = [0u8; HEADER_BYTES];
     h[..8].copy_from_slice(MAGIC);
     h[8..12].copy_from_slice(&VERSION.to_le_bytes());
     h[12..16].copy_from_slice(&(RECORD_BYTES as u32).to_le_bytes());
     h[16..20].copy_from_slice(&score_scale.to_le_bytes());
+    h[20..28].copy_from_slice(&seed.to_le_bytes());
+    h[28..32].copy_from_slice(&nodes.to_le_bytes());
     h
 }
 
-/// Reads a header; the score scale it gives.
-pub fn read_header(h: &[u8; HEADER_BYTES]) -> Result<u32, DataError> {
+/// Reads a header.
+pub fn read_header(h: &[u8; HEADER_BYTES]) -> Result<DataHeader, DataError> {
     let word = |i: usize| u32::from_le_bytes(h[i..i + 4].try_into().expect("4 bytes"));
     if &h[..8] != MAGIC {
         return Err(DataError::Header("no GOGODATA magic".into()));
@@ -122,7 +137,11 @@ pub fn read_header(h: &[u8; HEADER_BYTES]) -> Result<u32, DataError> {
     if word(12) != RECORD_BYTES as u32 {
         return Err(DataError::Header(format!("record size {}", word(12))));
     }
-    Ok(word(16))
+    Ok(DataHeader {
+        score_scale: word(16),
+        seed: u64::from_le_bytes(h[20..28].try_into().expect("8 bytes")),
+        nodes: word(28),
+    })
 }
 
 impl Record {
@@ -204,13 +223,13 @@ impl Record {
     }
 }
 
-/// Reads every record of a data file (header first); returns the score scale and the records.
-pub fn read_all(reader: &mut impl Read) -> Result<(u32, Vec<Record>), DataError> {
+/// Reads every record of a data file (header first); returns the header and the records.
+pub fn read_all(reader: &mut impl Read) -> Result<(DataHeader, Vec<Record>), DataError> {
     let mut h = [0u8; HEADER_BYTES];
     reader
         .read_exact(&mut h)
         .map_err(|_| DataError::Truncated)?;
-    let scale = read_header(&h)?;
+    let header = read_header(&h)?;
     let mut bytes = Vec::new();
     reader.read_to_end(&mut bytes)?;
     if bytes.len() % RECORD_BYTES != 0 {
@@ -221,7 +240,7 @@ pub fn read_all(reader: &mut impl Read) -> Result<(u32, Vec<Record>), DataError>
         .enumerate()
         .map(|(i, chunk)| Record::decode(chunk.try_into().expect("32 bytes"), i as u64))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok((scale, records))
+    Ok((header, records))
 }
 
 /// Writes records (without a header).
@@ -262,11 +281,18 @@ mod tests {
                 });
             }
         }
-        let mut file = header(400).to_vec();
+        let mut file = header(400, 4101, 5000).to_vec();
         write_records(&mut file, &records).unwrap();
         assert_eq!(file.len(), HEADER_BYTES + RECORD_BYTES * records.len());
-        let (scale, back) = read_all(&mut file.as_slice()).unwrap();
-        assert_eq!(scale, 400);
+        let (h, back) = read_all(&mut file.as_slice()).unwrap();
+        assert_eq!(
+            h,
+            DataHeader {
+                score_scale: 400,
+                seed: 4101,
+                nodes: 5000
+            }
+        );
         assert_eq!(back, records);
         // Damage is reported, not read as some position.
         let mut truncated = file.clone();
