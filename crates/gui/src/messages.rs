@@ -281,6 +281,23 @@ pub struct ExplorerView {
     pub left_book_at: Option<usize>,
     /// The book's size in positions.
     pub book_positions: usize,
+    /// The moves played here in the games loaded on this page (KIF, CSA), most played first.
+    pub loaded_moves: Vec<LoadedMove>,
+    /// How many games were loaded on this page.
+    pub loaded_games: usize,
+}
+
+/// A move of the loaded games, as the explorer shows it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LoadedMove {
+    /// USI.
+    pub usi: String,
+    /// Japanese notation.
+    pub japanese: String,
+    /// Western notation.
+    pub western: String,
+    /// In how many of the loaded games it was played here.
+    pub count: u32,
 }
 
 /// A move of a puzzle's solution as the page shows it.

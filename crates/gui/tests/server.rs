@@ -927,3 +927,35 @@ async fn the_explorer_gives_the_books_moves() {
         next(&mut s, "error", |_| true).await;
     }
 }
+
+/// Issue 37: the explorer also lists the moves the games loaded on the page played in the
+/// position shown, with how often.
+#[tokio::test]
+async fn the_explorer_counts_the_loaded_games_moves() {
+    let mut s = connect(shell_engine(r#"echo "bestmove 1b1c""#)).await;
+    next(&mut s, "state", |_| true).await;
+    for line in ["2e3d 4a3b", "2e3d 2a2b", "3e2d 4a3b"] {
+        request(
+            &mut s,
+            json!({"type": "load", "text": format!("startpos moves {line}")}),
+        )
+        .await;
+        next(&mut s, "state", |v| moves(v) == 2).await;
+    }
+    let start = Position::startpos().to_sfen();
+    request(&mut s, json!({"type": "explore", "sfen": start})).await;
+    let answer = next(&mut s, "explorer", |_| true).await;
+    assert_eq!(answer["loaded_games"], 3);
+    let loaded: Vec<(String, u64)> = answer["loaded_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["usi"].as_str().unwrap().to_string(),
+                m["count"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(loaded, [("2e3d".to_string(), 2), ("3e2d".to_string(), 1)]);
+}

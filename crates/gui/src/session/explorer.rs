@@ -3,6 +3,50 @@
 
 use super::*;
 use gogo_book::Book;
+use std::collections::HashMap;
+
+/// The most games and positions kept of what a page loads (each load is one game; a page
+/// that loads more keeps the first ones).
+const MAX_LOADED_GAMES: usize = 1_000;
+
+/// The moves played in each position of the games loaded on a page.
+#[derive(Debug, Default)]
+pub(super) struct LoadedGames {
+    games: usize,
+    moves: HashMap<u64, Vec<(Move, u32)>>,
+}
+
+impl LoadedGames {
+    /// Counts the moves of a loaded game, each position once per game.
+    pub(super) fn add(&mut self, start: &Position, moves: &[Move]) {
+        if self.games >= MAX_LOADED_GAMES {
+            return;
+        }
+        self.games += 1;
+        let mut pos = start.clone();
+        let mut seen = std::collections::HashSet::new();
+        for &mv in moves {
+            if !pos.is_legal(mv) {
+                break;
+            }
+            if seen.insert(pos.key()) {
+                let here = self.moves.entry(pos.key()).or_default();
+                match here.iter_mut().find(|(m, _)| *m == mv) {
+                    Some((_, n)) => *n += 1,
+                    None => here.push((mv, 1)),
+                }
+            }
+            pos = pos.played(mv);
+        }
+    }
+
+    /// The moves played in `pos`, most played first.
+    fn at(&self, pos: &Position) -> Vec<(Move, u32)> {
+        let mut moves = self.moves.get(&pos.key()).cloned().unwrap_or_default();
+        moves.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.bits().cmp(&b.0.bits())));
+        moves
+    }
+}
 
 /// The longest SFEN taken (a 5x5 position is far shorter).
 const MAX_SFEN_CHARS: usize = 200;
@@ -31,11 +75,24 @@ impl Session {
                 wdl: m.wdl,
             })
             .collect();
+        let loaded_moves = self
+            .loaded
+            .at(&pos)
+            .into_iter()
+            .map(|(mv, count)| LoadedMove {
+                usi: mv.to_string(),
+                japanese: japanese(&pos, mv, None),
+                western: western(&pos, mv),
+                count,
+            })
+            .collect();
         vec![Update::Explorer(Box::new(ExplorerView {
             sfen: sfen.trim().to_string(),
             moves,
             left_book_at: self.left_book_at(&book),
             book_positions: book.len(),
+            loaded_moves,
+            loaded_games: self.loaded.games,
         }))]
     }
 

@@ -102,6 +102,8 @@ pub struct Session {
     review_job: Option<(u64, usize, Option<SenteEval>)>,
     /// The puzzle being tried, if the board is in a puzzle.
     puzzle: Option<puzzle::PuzzleTry>,
+    /// The games loaded on this page, for the explorer.
+    loaded: explorer::LoadedGames,
 }
 
 /// An ending as the page keeps it; `None` for the rules' endings, which replaying the moves
@@ -163,6 +165,7 @@ impl Session {
             paused_move: None,
             record_names: [None, None],
             puzzle: None,
+            loaded: explorer::LoadedGames::default(),
             rng: gogo_rules::Rng::new(
                 std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)

@@ -58,6 +58,25 @@ export function renderExplorer() {
     }
     body.appendChild(row);
   }
+  // The loaded games' moves here, if any game was loaded on this page.
+  const loaded = $("explorer-loaded");
+  loaded.innerHTML = "";
+  if (ex.loaded_games > 0) {
+    const head = document.createElement("div");
+    head.textContent = ex.loaded_moves.length === 0
+      ? `In the ${ex.loaded_games} game${ex.loaded_games > 1 ? "s" : ""} loaded here: not reached.`
+      : `In the ${ex.loaded_games} game${ex.loaded_games > 1 ? "s" : ""} loaded here:`;
+    loaded.appendChild(head);
+    for (const m of ex.loaded_moves) {
+      const b = document.createElement("button");
+      b.className = "explore-move loaded";
+      b.setAttribute("data-move", m.usi);
+      b.textContent = `${moveText(m)} ×${m.count}`;
+      b.disabled = !(canPlay && st.legal.includes(m.usi));
+      b.onclick = () => sendMove(m.usi);
+      loaded.appendChild(b);
+    }
+  }
   const exit = ex.left_book_at;
   $("explorer-exit").textContent = exit === null || exit === undefined ? "" : `This game left the book at move ${exit + 1} (${st.moves[exit] ? moveText(st.moves[exit]) : ""}).`;
 }
