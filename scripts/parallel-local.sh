@@ -45,18 +45,4 @@ args="--engine name=A,cmd=$engine --engine name=B,cmd=$engine,option.UseNNUE=fal
 a=$(grep -E '^(Score of|Pentanomial|Endings)' "$out/merged.txt")
 b=$(grep -E '^(Score of|Pentanomial|Endings)' "$out/whole.txt")
 [ "$a" = "$b" ] || { echo "parallel-local: the merged shards differ from the whole match:"; echo "$a"; echo "$b"; exit 1; }
-python3 - "$out" <<'PY'
-import json, sys, glob
-out = sys.argv[1]
-def games(paths):
-    g = {}
-    for p in paths:
-        for line in open(p):
-            v = json.loads(line)
-            if "game" in v:
-                g[v["game"]] = v["moves"]
-    return g
-shards = games(sorted(glob.glob(out + "/shard*.jsonl")))
-assert shards == games([out + "/whole.jsonl"]), "the shards' games differ from the whole match's"
-print(f"parallel-local: {len(shards)} games over ssh, the merged shards equal the whole match move for move")
-PY
+python3 scripts/same-games.py "$out" "parallel-local: over ssh"

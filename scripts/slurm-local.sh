@@ -122,22 +122,7 @@ test_recipe() {
     echo "slurm-local: the merged shards differ from the whole match:"; echo "$a"; echo "$b"; exit 1
   fi
   # Game by game: the same moves.
-  python3 - "$out" <<'PY'
-import json, sys, glob
-out = sys.argv[1]
-def games(paths):
-    g = {}
-    for p in paths:
-        for line in open(p):
-            v = json.loads(line)
-            if "game" in v:
-                g[v["game"]] = v["moves"]
-    return g
-shards = games(sorted(glob.glob(out + "/shard*.jsonl")))
-whole = games([out + "/whole.jsonl"])
-assert shards == whole, "the shards' games differ from the whole match's"
-print(f"slurm-local: {len(whole)} games, the merged shards equal the whole match move for move")
-PY
+  python3 scripts/same-games.py "$out" "slurm-local"
 }
 
 case "${1:-}" in

@@ -57,7 +57,7 @@ fn the_parallel_recipe_runs_over_ssh() {
     }
     let said = run_script("parallel-local.sh");
     assert!(
-        said.contains("games over ssh, the merged shards equal the whole match"),
+        said.contains("over ssh: 16 games, the merged shards equal the whole match"),
         "{said}"
     );
 }

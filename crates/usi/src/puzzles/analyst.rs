@@ -5,7 +5,8 @@ use gogo_mate::Solver;
 use gogo_rules::{Move, Position};
 use gogo_search::skill;
 use gogo_search::{
-    Evaluation, GameHistory, SearchControl, SearchJob, SearchLimits, SearchOptions, Searcher,
+    Evaluation, GameHistory, SearchControl, SearchJob, SearchLimits, SearchOptions, SearchResult,
+    Searcher,
 };
 
 /// The hash table of each search, MiB: the positions are small and the searches short.
@@ -58,8 +59,14 @@ impl Analyst {
         self.solver.clear();
     }
 
-    fn job(&self, pos: &Position, limits: SearchLimits, options: SearchOptions) -> SearchJob {
-        SearchJob {
+    /// Searches `pos` with `limits` and `options` (the evaluation its own), counting nodes.
+    fn search(
+        &mut self,
+        pos: &Position,
+        limits: SearchLimits,
+        options: SearchOptions,
+    ) -> SearchResult {
+        let job = SearchJob {
             root: pos.clone(),
             // A puzzle is its position alone: the board plays it from the SFEN.
             history: GameHistory::from_positions(std::slice::from_ref(pos)),
@@ -68,28 +75,26 @@ impl Analyst {
                 evaluation: self.evaluation.clone(),
                 ..options
             },
-        }
-    }
-
-    /// The best `multipv` first moves and their scores at `nodes`, best first.
-    pub fn lines(&mut self, pos: &Position, nodes: u64, multipv: usize) -> Vec<(Move, i32)> {
-        let job = self.job(
-            pos,
-            SearchLimits {
-                nodes: Some(nodes),
-                ..Default::default()
-            },
-            SearchOptions {
-                multipv,
-                ..Default::default()
-            },
-        );
+        };
         let result = self
             .searcher
             .context()
             .search(&job, &SearchControl::new(false), &|_| {});
         self.nodes += result.nodes;
-        result.lines
+        result
+    }
+
+    /// The best `multipv` first moves and their scores at `nodes`, best first.
+    pub fn lines(&mut self, pos: &Position, nodes: u64, multipv: usize) -> Vec<(Move, i32)> {
+        let limits = SearchLimits {
+            nodes: Some(nodes),
+            ..Default::default()
+        };
+        let options = SearchOptions {
+            multipv,
+            ..Default::default()
+        };
+        self.search(pos, limits, options).lines
     }
 
     /// The move `level` plays in `pos` with its chance seeded by `seed`, as in a game: the
@@ -100,20 +105,11 @@ impl Analyst {
                 return line.first().copied();
             }
         }
-        let job = self.job(
-            pos,
-            SearchLimits::default(),
-            SearchOptions {
-                level,
-                level_seed: seed,
-                ..Default::default()
-            },
-        );
-        let result = self
-            .searcher
-            .context()
-            .search(&job, &SearchControl::new(false), &|_| {});
-        self.nodes += result.nodes;
-        result.best
+        let options = SearchOptions {
+            level,
+            level_seed: seed,
+            ..Default::default()
+        };
+        self.search(pos, SearchLimits::default(), options).best
     }
 }

@@ -10,6 +10,41 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+/// Runs `work(analyst, i)` for every `i` below `count`, handed out in order to `threads`
+/// threads, each with an [`Analyst`] of its own.
+fn for_each_on_threads(
+    threads: usize,
+    count: usize,
+    work: &(dyn Fn(&mut Analyst, usize) + Sync),
+) -> Result<(), String> {
+    let next = AtomicUsize::new(0);
+    let error: Mutex<Option<String>> = Mutex::default();
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                let mut analyst = match Analyst::with_default_evaluation() {
+                    Ok(a) => a,
+                    Err(e) => {
+                        *error.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                        return;
+                    }
+                };
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= count {
+                        break;
+                    }
+                    work(&mut analyst, i);
+                }
+            });
+        }
+    });
+    match error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
 /// What `gogo puzzles generate` was asked.
 #[derive(Clone, Debug)]
 pub struct GenerateRun {
@@ -89,66 +124,36 @@ pub fn run_generate(
         Mutex::new((out, existing.into_iter().map(|p| p.id).collect()));
     let looked_at: Mutex<HashSet<u64>> = Mutex::default();
     let totals = Mutex::new(GenerateTotals::default());
-    let next = AtomicUsize::new(0);
     let start = Instant::now();
-    let error: Mutex<Option<String>> = Mutex::default();
-    std::thread::scope(|scope| {
-        for _ in 0..run.threads.max(1) {
-            scope.spawn(|| {
-                let mut analyst = match Analyst::with_default_evaluation() {
-                    Ok(a) => a,
-                    Err(e) => {
-                        *error.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
-                        return;
-                    }
-                };
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= total {
-                        break;
-                    }
-                    let game = match &work {
-                        Work::Read(games) => games[i].clone(),
-                        Work::SelfPlay(_) => {
-                            let seed = run.seed.wrapping_mul(1_000_003).wrapping_add(i as u64);
-                            let name = format!("selfplay-s{}-g{}", run.seed, i + 1);
-                            self_play_game(&mut analyst, seed, name)
-                        }
-                    };
-                    let before = analyst.nodes;
-                    let mut found = |puzzle: Puzzle| {
-                        let mut w = written.lock().unwrap_or_else(|e| e.into_inner());
-                        if w.1.insert(puzzle.id.clone())
-                            && writeln!(w.0, "{}", puzzle.to_line()).is_ok()
-                        {
-                            totals.lock().unwrap_or_else(|e| e.into_inner()).puzzles += 1;
-                        }
-                    };
-                    let mut first_look = |key| {
-                        looked_at
-                            .lock()
-                            .unwrap_or_else(|e| e.into_inner())
-                            .insert(key)
-                    };
-                    generate(
-                        &mut analyst,
-                        &game,
-                        &run.config,
-                        &mut first_look,
-                        &mut found,
-                    );
-                    let mut t = totals.lock().unwrap_or_else(|e| e.into_inner());
-                    t.games += 1;
-                    t.nodes += analyst.nodes - before;
-                    t.elapsed = start.elapsed();
-                    progress(&t);
-                }
-            });
-        }
-    });
-    if let Some(e) = error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(e);
-    }
+    for_each_on_threads(run.threads, total, &|analyst, i| {
+        let game = match &work {
+            Work::Read(games) => games[i].clone(),
+            Work::SelfPlay(_) => {
+                let seed = run.seed.wrapping_mul(1_000_003).wrapping_add(i as u64);
+                let name = format!("selfplay-s{}-g{}", run.seed, i + 1);
+                self_play_game(analyst, seed, name)
+            }
+        };
+        let before = analyst.nodes;
+        let mut found = |puzzle: Puzzle| {
+            let mut w = written.lock().unwrap_or_else(|e| e.into_inner());
+            if w.1.insert(puzzle.id.clone()) && writeln!(w.0, "{}", puzzle.to_line()).is_ok() {
+                totals.lock().unwrap_or_else(|e| e.into_inner()).puzzles += 1;
+            }
+        };
+        let mut first_look = |key| {
+            looked_at
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(key)
+        };
+        generate(analyst, &game, &run.config, &mut first_look, &mut found);
+        let mut t = totals.lock().unwrap_or_else(|e| e.into_inner());
+        t.games += 1;
+        t.nodes += analyst.nodes - before;
+        t.elapsed = start.elapsed();
+        progress(&t);
+    })?;
     let mut totals = totals.into_inner().unwrap_or_else(|e| e.into_inner());
     totals.elapsed = start.elapsed();
     Ok(totals)
@@ -191,36 +196,17 @@ pub fn run_check(
         .map_err(|(line, e)| format!("{} line {line}: {e}", run.file.display()))?;
     let chosen: Vec<&Puzzle> = puzzles.iter().step_by(run.every.max(1)).collect();
     let report = Mutex::new(CheckReport::default());
-    let next = AtomicUsize::new(0);
     let start = Instant::now();
-    let error: Mutex<Option<String>> = Mutex::default();
-    std::thread::scope(|scope| {
-        for _ in 0..run.threads.max(1) {
-            scope.spawn(|| {
-                let mut analyst = match Analyst::with_default_evaluation() {
-                    Ok(a) => a,
-                    Err(e) => {
-                        *error.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
-                        return;
-                    }
-                };
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(puzzle) = chosen.get(i) else { break };
-                    let verdict = check(&mut analyst, puzzle, run.nodes);
-                    let mut r = report.lock().unwrap_or_else(|e| e.into_inner());
-                    r.checked += 1;
-                    if let Err(failure) = verdict {
-                        r.failures.push((puzzle.id.clone(), failure));
-                    }
-                    progress(r.checked, chosen.len());
-                }
-            });
+    for_each_on_threads(run.threads, chosen.len(), &|analyst, i| {
+        let puzzle = chosen[i];
+        let verdict = check(analyst, puzzle, run.nodes);
+        let mut r = report.lock().unwrap_or_else(|e| e.into_inner());
+        r.checked += 1;
+        if let Err(failure) = verdict {
+            r.failures.push((puzzle.id.clone(), failure));
         }
-    });
-    if let Some(e) = error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(e);
-    }
+        progress(r.checked, chosen.len());
+    })?;
     let mut report = report.into_inner().unwrap_or_else(|e| e.into_inner());
     report.failures.sort();
     report.elapsed = start.elapsed();
