@@ -25,6 +25,7 @@
 #![warn(missing_docs)]
 
 mod book;
+pub mod fuzz_checks;
 mod text;
 
 pub use book::{Book, BookMove, BookPosition};

@@ -13,6 +13,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod fuzz_checks;
 pub mod glicko;
 mod puzzle;
 pub mod set;
