@@ -7,6 +7,15 @@ use crate::{shard, spsa};
 /// Reads `data` as merge input, as tunables and as a trajectory; checks what comes back.
 pub fn check_match_records(data: &[u8]) {
     let text = String::from_utf8_lossy(data).into_owned();
+    // Kept for a resumed shard: only games of its run, each once, each a JSON line.
+    let header = shard::RunHeader::new(String::new(), 8, shard::Shard::default());
+    if let Ok(kept) = shard::kept_games(&text, &header) {
+        let mut seen = std::collections::BTreeSet::new();
+        for (g, line) in kept {
+            assert!(seen.insert(g));
+            assert!(serde_json::from_str::<serde_json::Value>(&line).is_ok());
+        }
+    }
     if let Ok(merged) = shard::merge(std::slice::from_ref(&text)) {
         let (t, p) = (merged.tally, merged.pentanomial);
         assert_eq!(t.wins + t.losses + t.draws, merged.games.len() as u32);

@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use gogo_arena::referee::{Adjudication, GameSettings, TimeControl};
-use gogo_arena::shard::{fnv1a, merge, RunHeader, Shard};
+use gogo_arena::shard::{fnv1a, kept_games, merge, RunHeader, Shard};
 use gogo_arena::stats::Sprt;
 use gogo_arena::EngineSpec;
 use gogo_arena::{default_opening, read_openings, record, report, run_match, MatchConfig};
@@ -232,57 +232,17 @@ fn run_settings(config: &MatchConfig, cli: &Cli) -> String {
     )
 }
 
-/// How a game's reason begins when an engine's process ended during it.
-const ENGINE_PROCESS_ENDED: &str = "the engine process ended";
-
-/// The games an earlier run of this very shard left in `path` (index, line), its torn last
-/// line dropped; none if the file is missing or empty. A file of another run is refused:
-/// its games are not this run's, and writing over them would lose them.
-fn kept_games(path: &std::path::Path, header: &RunHeader) -> Result<Vec<(usize, String)>, String> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(e.to_string()),
-    };
-    if text.trim().is_empty() {
-        return Ok(Vec::new());
+/// The games an earlier run of this very shard left in `path` ([`kept_games`]); none if the
+/// file is missing.
+fn kept_games_in(
+    path: &std::path::Path,
+    header: &RunHeader,
+) -> Result<Vec<(usize, String)>, String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => kept_games(&text, header),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(e.to_string()),
     }
-    let mut lines = text.lines();
-    let first: serde_json::Value =
-        serde_json::from_str(lines.next().unwrap_or_default()).map_err(|_| {
-            "holds something else than this run's games: move it away first".to_string()
-        })?;
-    match RunHeader::from_json(&first) {
-        Some(Ok(h)) if h.run == header.run && h.shard == header.shard => {}
-        _ => {
-            return Err(format!(
-                "holds games of another run (or another shard): move it away first; this run is {}",
-                header.run
-            ))
-        }
-    }
-    let mut kept = Vec::new();
-    let mut seen = std::collections::BTreeSet::new();
-    for line in lines {
-        // A line cut off mid-write is not a game.
-        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
-            continue;
-        };
-        // A game its engine's process ended was most likely cut by the task's own end (a
-        // cancelled or preempted job kills the engines first): it is played again.
-        if v["reason"]
-            .as_str()
-            .is_some_and(|r| r.starts_with(ENGINE_PROCESS_ENDED))
-        {
-            continue;
-        }
-        if let Some(g) = v["game"].as_u64().filter(|&g| g >= 1) {
-            if seen.insert(g) {
-                kept.push((g as usize - 1, line.to_string()));
-            }
-        }
-    }
-    Ok(kept)
 }
 
 /// A program name found on the PATH, as the shell would.
@@ -467,7 +427,7 @@ fn main() -> ExitCode {
     // A shard run again with its file goes on where it stopped: the games the file holds
     // (of this very run) are kept and not played again.
     let kept: Vec<(usize, String)> = match &cli.jsonl {
-        Some(path) => match kept_games(path, &header) {
+        Some(path) => match kept_games_in(path, &header) {
             Ok(kept) => kept,
             Err(e) => {
                 eprintln!("gogo-arena: {}: {e}", path.display());

@@ -128,6 +128,54 @@ impl RunHeader {
     }
 }
 
+/// How a game's reason begins when an engine's process ended during it.
+const ENGINE_PROCESS_ENDED: &str = "the engine process ended";
+
+/// The games an earlier run of this very shard left in its JSON lines `text` (index, line),
+/// for a run that goes on where it stopped: its torn last line dropped, and a game whose
+/// engine's process ended played again (a cancelled or preempted job kills the engines
+/// first, and the arena records the game as a forfeit before it dies too). Empty text keeps
+/// nothing; the text of another run or shard is refused, since writing over it would lose it.
+pub fn kept_games(text: &str, header: &RunHeader) -> Result<Vec<(usize, String)>, String> {
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut lines = text.lines();
+    let first: serde_json::Value =
+        serde_json::from_str(lines.next().unwrap_or_default()).map_err(|_| {
+            "holds something else than this run's games: move it away first".to_string()
+        })?;
+    match RunHeader::from_json(&first) {
+        Some(Ok(h)) if h.run == header.run && h.shard == header.shard => {}
+        _ => {
+            return Err(format!(
+                "holds games of another run (or another shard): move it away first; this run is {}",
+                header.run
+            ))
+        }
+    }
+    let mut kept = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for line in lines {
+        // A line cut off mid-write is not a game.
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        if v["reason"]
+            .as_str()
+            .is_some_and(|r| r.starts_with(ENGINE_PROCESS_ENDED))
+        {
+            continue;
+        }
+        if let Some(g) = v["game"].as_u64().filter(|&g| g >= 1) {
+            if seen.insert(g) {
+                kept.push((g as usize - 1, line.to_string()));
+            }
+        }
+    }
+    Ok(kept)
+}
+
 /// FNV-1a, 64 bits: a stable hash for the run's identity (std's hasher may change between
 /// Rust versions, and shards may be built apart).
 pub fn fnv1a(bytes: &[u8]) -> u64 {

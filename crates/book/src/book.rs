@@ -100,28 +100,6 @@ impl Book {
         true
     }
 
-    /// Sets the eval and depth of `mv` in `pos` (adding it with count 0 if need be).
-    pub fn set_eval(&mut self, pos: &Position, mv: Move, eval: i32, depth: i32) {
-        let _ = self.add(
-            pos,
-            BookMove {
-                mv,
-                ponder: None,
-                eval,
-                depth,
-                count: 0,
-                wdl: [0; 3],
-            },
-        );
-        if let Some(entry) = self.positions.get_mut(&pos.key()) {
-            if let Some(m) = entry.moves.iter_mut().find(|m| m.mv == mv) {
-                m.eval = eval;
-                m.depth = depth;
-            }
-            sort_moves(&mut entry.moves);
-        }
-    }
-
     /// Sets the games' results after `mv` in `pos`, if the book has that move.
     pub fn set_wdl(&mut self, pos: &Position, mv: Move, wdl: [u64; 3]) {
         if let Some(m) = self

@@ -959,3 +959,44 @@ async fn the_explorer_counts_the_loaded_games_moves() {
         .collect();
     assert_eq!(loaded, [("2e3d".to_string(), 2), ("3e2d".to_string(), 1)]);
 }
+
+/// The board's limits on what a page sends about puzzles and loaded games, through the real
+/// server: a list of met puzzles past 20,000 ids is cut, not refused (the pick still skips
+/// the first ones); past 1,000 loaded games the explorer counts the first 1,000.
+#[tokio::test]
+async fn the_puzzle_and_explorer_limits_hold() {
+    let mut s = connect(shell_engine(r#"echo "bestmove 1b1c""#)).await;
+    next(&mut s, "state", |_| true).await;
+    let set = gogo_puzzle::set::shipped();
+    // Every puzzle but one listed as met, then 25,000 made-up ids after them.
+    let last = set.last().unwrap();
+    let mut seen: Vec<String> = set[..set.len() - 1].iter().map(|p| p.id.clone()).collect();
+    seen.extend((0..25_000).map(|i| format!("x{i}")));
+    request(&mut s, json!({"type": "puzzle", "seen": seen})).await;
+    let picked = next(&mut s, "puzzle", |_| true).await;
+    assert_eq!(picked["id"], last.id.as_str());
+    // 1,001 games loaded: the explorer has counted 1,000.
+    for i in 0..1_001 {
+        let line = if i % 2 == 0 { "2e3d" } else { "3e2d" };
+        request(
+            &mut s,
+            json!({"type": "load", "text": format!("startpos moves {line}")}),
+        )
+        .await;
+    }
+    // The last load's state has come once the explorer's answer follows it.
+    request(
+        &mut s,
+        json!({"type": "explore", "sfen": Position::startpos().to_sfen()}),
+    )
+    .await;
+    let answer = next(&mut s, "explorer", |_| true).await;
+    assert_eq!(answer["loaded_games"], 1_000);
+    let total: u64 = answer["loaded_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["count"].as_u64().unwrap())
+        .sum();
+    assert_eq!(total, 1_000);
+}

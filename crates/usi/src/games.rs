@@ -29,22 +29,7 @@ pub fn read_games(path: &Path) -> Result<Vec<SourceGame>, String> {
         .map(|e| e.to_string_lossy().to_ascii_lowercase());
     let bad = |what: String| format!("{}: {what}", path.display());
     match extension.as_deref() {
-        Some("jsonl") => text
-            .lines()
-            .enumerate()
-            // The run's header (gogo-arena writes one first) is not a game.
-            .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with("{\"header\""))
-            .map(|(i, line)| {
-                arena_game(line)
-                    .map(|(start, moves, result)| SourceGame {
-                        name: format!("{stem}#{}", i + 1),
-                        start,
-                        moves,
-                        result,
-                    })
-                    .map_err(|e| bad(format!("line {}: {e}", i + 1)))
-            })
-            .collect(),
+        Some("jsonl") => arena_games(&text, &stem).map_err(bad),
         Some("kif") | Some("kifu") => {
             let (start, moves) = kif::read_kif(&text).map_err(|e| bad(e.to_string()))?;
             Ok(vec![SourceGame {
@@ -65,6 +50,26 @@ pub fn read_games(path: &Path) -> Result<Vec<SourceGame>, String> {
         }
         _ => Err(bad("not a game file (.jsonl, .kif, .kifu or .csa)".into())),
     }
+}
+
+/// The games of the arena's JSON lines `text`, named `stem#line`; the first line that is not
+/// a game is refused with its number.
+pub fn arena_games(text: &str, stem: &str) -> Result<Vec<SourceGame>, String> {
+    text.lines()
+        .enumerate()
+        // The run's header (gogo-arena writes one first) is not a game.
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with("{\"header\""))
+        .map(|(i, line)| {
+            arena_game(line)
+                .map(|(start, moves, result)| SourceGame {
+                    name: format!("{stem}#{}", i + 1),
+                    start,
+                    moves,
+                    result,
+                })
+                .map_err(|e| format!("line {}: {e}", i + 1))
+        })
+        .collect()
 }
 
 /// A game and its result, as [`SourceGame`] holds them.

@@ -19,15 +19,10 @@ pub const INTERNAL_BOOK: &str = "<internal>";
 /// The largest book file read, bytes.
 const MAX_BOOK_BYTES: u64 = 256 << 20;
 
-/// The book built into the binary (`gogo_book::internal`), read at its first use.
-pub fn internal_book() -> Arc<Book> {
-    gogo_book::internal()
-}
-
 /// Reads the book `BookFile` names; `<internal>` (or empty) for the built-in one.
 pub fn load_book(name: &str) -> Result<Arc<Book>, String> {
     if name.is_empty() || name == INTERNAL_BOOK {
-        return Ok(internal_book());
+        return Ok(gogo_book::internal());
     }
     let path = Path::new(name);
     let meta = std::fs::metadata(path).map_err(|e| format!("{name}: {e}"))?;
@@ -189,8 +184,19 @@ pub fn build(
                 continue;
             }
             let (lines, depth) = search_lines(&searcher, &pos, config.nodes, config.width);
+            // A searched eval is deeper than a games-only one (depth 0), so it stands.
             for &(mv, score) in &lines {
-                book.set_eval(&pos, mv, score, depth.max(1));
+                book.add(
+                    &pos,
+                    BookMove {
+                        mv,
+                        ponder: None,
+                        eval: score,
+                        depth: depth.max(1),
+                        count: 0,
+                        wdl: [0; 3],
+                    },
+                );
             }
             totals.searched += 1;
             totals.positions = book.len();

@@ -555,9 +555,7 @@ impl Options {
 
     /// The book to play from (the built-in one read now if it is the one).
     pub fn book(&mut self) -> Arc<gogo_book::Book> {
-        self.book
-            .get_or_insert_with(crate::opening_book::internal_book)
-            .clone()
+        self.book.get_or_insert_with(gogo_book::internal).clone()
     }
 
     /// Loads the network `EvalFile` names (`<internal>` or empty for the built-in one); a file

@@ -89,10 +89,42 @@ fn the_book_is_played_only_when_asked_and_only_legal_moves() {
 
 #[test]
 fn the_built_in_book_covers_the_start() {
-    let book = gogo_usi::opening_book::internal_book();
+    let book = gogo_book::internal();
     let start = Position::startpos();
     let moves = book.moves(&start);
     assert!(moves.len() >= 2, "{} moves at the start", moves.len());
     assert!(moves.iter().all(|m| start.is_legal(m.mv) && m.depth > 0));
     assert!(book.len() >= 1000, "{} positions", book.len());
+}
+
+/// The book file's size limit, through the engine: a file past 256 MiB (sparse here, so it
+/// costs no disk) is refused by its size before a byte is read, and the book before is kept.
+#[test]
+fn a_book_past_the_size_limit_is_refused_and_the_old_one_kept() {
+    let big = std::env::temp_dir().join(format!("gogo-book-big-{}.db", std::process::id()));
+    let file = std::fs::File::create(&big).unwrap();
+    file.set_len((256 << 20) + 1).unwrap();
+    drop(file);
+    let odd = book_file("kept", ODD_BOOK);
+    let start = Position::startpos();
+    let mut e = Gogo::start();
+    e.handshake();
+    e.send(&format!("setoption name BookFile value {}", odd.display()));
+    e.send(&format!("setoption name BookFile value {}", big.display()));
+    let said = e.expect("info string", secs(5));
+    assert!(
+        said.last().unwrap().contains("larger than 256 MiB"),
+        "{said:?}"
+    );
+    e.send("setoption name USI_OwnBook value true");
+    e.send("position startpos");
+    e.send("go btime 10000 wtime 10000");
+    let (mv, _) = e.bestmove_in(&start, secs(5));
+    assert_eq!(
+        mv.to_string(),
+        "1e1d",
+        "the book before is still the one played"
+    );
+    let _ = std::fs::remove_file(big);
+    let _ = std::fs::remove_file(odd);
 }

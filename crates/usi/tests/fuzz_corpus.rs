@@ -2,9 +2,14 @@
 //! target's check, so that whatever once broke stays fixed.
 
 use gogo_rules::fuzz_checks::replay_corpus;
-use gogo_usi::fuzz_checks::check_engine_commands;
+use gogo_usi::fuzz_checks::{check_engine_commands, check_game_records};
 
 #[test]
 fn engine_commands_corpus() {
     assert!(replay_corpus("engine_commands", check_engine_commands) >= 5);
+}
+
+#[test]
+fn game_records_corpus() {
+    assert!(replay_corpus("game_records", check_game_records) >= 5);
 }

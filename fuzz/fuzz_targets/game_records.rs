@@ -1,0 +1,2 @@
+#![no_main]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| gogo_usi::fuzz_checks::check_game_records(data));
