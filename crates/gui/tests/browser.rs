@@ -1566,3 +1566,133 @@ fn a_puzzle_by_keyboard() {
         "solved by keyboard",
     );
 }
+
+/// Puzzles and the explorer as a person sees them in a short laptop window (1280x650) and on
+/// a phone (390x844), without CJK system fonts (the page's own font draws the pieces): no
+/// control wider than the window, every new control clicked, a reload in the middle of a
+/// puzzle and at its end. With `GOGO_SCREENSHOTS=DIR`, `gui-puzzle-{w}x{h}.png` and
+/// `gui-explorer-{w}x{h}.png`.
+fn puzzles_and_explorer_in_a_window(size: (u32, u32)) {
+    let Some((_one, browser, url)) =
+        open_board_with(EngineSpec::new(gogo().display().to_string()), size)
+    else {
+        return;
+    };
+    let shot = |name: &str| {
+        if let Some(dir) = std::env::var_os("GOGO_SCREENSHOTS") {
+            browser
+                .screenshot(&PathBuf::from(dir).join(format!("{name}-{}x{}.png", size.0, size.1)));
+        }
+    };
+    let fits = |ids: &[&str]| {
+        let script = format!(
+            "return {ids:?}.filter(id => {{ const r = document.getElementById(id).getBoundingClientRect(); return r.width > 0 && (r.left < 0 || r.right > window.innerWidth + 1); }});"
+        );
+        assert_eq!(browser.script(&script), json!([]), "{size:?}");
+    };
+    // The explorer in Play, a book move played from it, then Puzzles.
+    page_new_game(&browser, "human", "human");
+    browser.wait(
+        "return !!window.gogo.explorer && window.gogo.explorer.moves.length > 0;",
+        "the explorer",
+    );
+    fits(&[
+        "explorer",
+        "explorer-panel",
+        "move-input",
+        "mode-play",
+        "mode-puzzles",
+    ]);
+    browser.script("document.getElementById('explorer-panel').scrollIntoView({block: 'end'});");
+    shot("gui-explorer");
+    browser.click("#explorer tbody tr button");
+    browser.wait(
+        "return window.gogo.state.moves.length === 1;",
+        "a move from the explorer",
+    );
+    browser.click("#mode-puzzles");
+    browser.wait(
+        "return !!window.gogo.puzzle && window.gogo.puzzle.state === 'playing';",
+        "a puzzle",
+    );
+    fits(&[
+        "puzzle-panel",
+        "puzzle-theme",
+        "puzzle-streak",
+        "puzzle-next",
+        "puzzle-hint",
+        "puzzle-solution",
+        "puzzle-retry",
+        "puzzle-analyse",
+        "board",
+    ]);
+    // Every new control: theme, streak, hint, a reload mid-puzzle, solution, retry, analyse.
+    browser.script("const t = document.getElementById('puzzle-theme'); t.value = 'mate-in-3'; t.dispatchEvent(new Event('change'));");
+    browser.click("#puzzle-streak");
+    browser.click("#puzzle-next");
+    browser.wait("const p = window.gogo.puzzle; return p.state === 'playing' && p.theme_words.includes('mate-in-3');", "a mate in two moves");
+    let puzzle = page_puzzle(&browser);
+    click_move(
+        &browser,
+        &puzzle.solution[0].to_string(),
+        color_name(puzzle),
+    );
+    browser.wait(
+        "return window.gogo.puzzle.found === 1 && window.gogo.puzzle.state === 'playing';",
+        "the reply",
+    );
+    browser.click("#puzzle-hint");
+    browser.wait("return !!window.gogo.puzzle.hint;", "a hint");
+    browser.script("document.getElementById('puzzle-panel').scrollIntoView();");
+    shot("gui-puzzle");
+    let id = puzzle.id.clone();
+    browser.open(&url);
+    browser.wait(
+        &format!("return !!window.gogo.puzzle && window.gogo.puzzle.id === '{id}';"),
+        "the puzzle after a reload",
+    );
+    browser.click("#puzzle-solution");
+    browser.wait(
+        "return window.gogo.puzzle.state === 'failed' && window.gogo.puzzle.solution.length > 0;",
+        "the solution",
+    );
+    // A reload at the end: the rating and the finished puzzle's id are kept.
+    let rating = page_rating(&browser);
+    browser.open(&url);
+    browser.wait(
+        "return !!window.gogo.puzzle && document.body.classList.contains('puzzle-mode');",
+        "Puzzles after a reload",
+    );
+    assert_eq!(page_rating(&browser), rating);
+    browser.click("#puzzle-retry");
+    browser.wait(
+        "return window.gogo.puzzle.state === 'playing' && window.gogo.puzzle.rated === false;",
+        "the retry",
+    );
+    browser.click("#puzzle-solution");
+    browser.wait(
+        "return window.gogo.puzzle.state === 'failed';",
+        "the solution again",
+    );
+    browser.click("#puzzle-analyse");
+    browser.wait("return !document.body.classList.contains('puzzle-mode') && document.getElementById('analyze').checked;", "the analysis board");
+    browser.click("#mode-play");
+}
+
+#[test]
+#[cfg_attr(
+    not(has_browser),
+    ignore = "no /usr/bin/chromium and /usr/bin/chromedriver (scripts/gui-e2e.sh installs them)"
+)]
+fn puzzles_and_explorer_in_a_short_laptop_window() {
+    puzzles_and_explorer_in_a_window((1280, 650));
+}
+
+#[test]
+#[cfg_attr(
+    not(has_browser),
+    ignore = "no /usr/bin/chromium and /usr/bin/chromedriver (scripts/gui-e2e.sh installs them)"
+)]
+fn puzzles_and_explorer_on_a_phone() {
+    puzzles_and_explorer_in_a_window((390, 844));
+}

@@ -4,6 +4,7 @@
 import { render } from "../app.js";
 import { $, STORE, gogo } from "./state.js";
 import { clearMessage, moveText, restoreGame, send } from "./connection.js";
+import { PIECE_NAME } from "./moves.js";
 
 const START = { rating: 1500, deviation: 350, volatility: 0.09 };
 // How much harder each puzzle of a streak is.
@@ -192,7 +193,7 @@ export function renderPuzzle() {
   else text = pz.found > 0 ? `Right. Now the next move (${side}).` : `Find the best move for ${side}.`;
   if (pz.hint && !over) {
     const [piece, to] = pz.hint;
-    text += piece.endsWith("*") ? ` Hint: drop the ${piece[0]}${to ? " on " + to : ""}.` : ` Hint: the piece on ${piece}${to ? " goes to " + to : ""}.`;
+    text += piece.endsWith("*") ? ` Hint: drop the ${PIECE_NAME[piece[0]] || piece[0]}${to ? " on " + to : ""}.` : ` Hint: the piece on ${piece}${to ? " goes to " + to : ""}.`;
   }
   status.textContent = text;
   status.className = "turn" + (pz.state === "solved" ? " solved" : pz.state === "failed" ? " failed" : "");
