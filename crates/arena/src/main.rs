@@ -420,6 +420,14 @@ fn main() -> ExitCode {
         done: Default::default(),
     };
     let mut config = config;
+    if cli.games > gogo_arena::shard::MAX_RUN_GAMES {
+        eprintln!(
+            "gogo-arena: --games {}: at most {}",
+            cli.games,
+            gogo_arena::shard::MAX_RUN_GAMES
+        );
+        return ExitCode::from(2);
+    }
     let total = cli.games.div_ceil(2) * 2;
     // The run's identity: everything that makes its games comparable, hashed into the
     // header of its JSON lines (`merge` refuses shards of another run).

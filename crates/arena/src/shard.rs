@@ -117,6 +117,13 @@ impl RunHeader {
                 .ok_or("a header without \"shard\"")?
                 .parse()
                 .map_err(|e: ParseShardError| e.to_string())?;
+            // A header from outside sizes what merge lists: within the runs the arena plays.
+            if games > MAX_RUN_GAMES || shard.count > games.div_ceil(2).max(1) {
+                return Err(format!(
+                    "a header of {games} games in {} shards: at most {MAX_RUN_GAMES} games, and no more shards than pairs",
+                    shard.count
+                ));
+            }
             let settings = h["settings"].as_str().unwrap_or_default().to_string();
             Ok(RunHeader {
                 run,
@@ -127,6 +134,10 @@ impl RunHeader {
         })())
     }
 }
+
+/// The most games one run may have (`gogo-arena --games`), so that a header read from a file
+/// cannot make `merge` list billions of missing games.
+pub const MAX_RUN_GAMES: usize = 1_000_000;
 
 /// How a game's reason begins when an engine's process ended during it.
 const ENGINE_PROCESS_ENDED: &str = "the engine process ended";
@@ -487,6 +498,14 @@ mod tests {
         let error = merge(&[one.clone(), other]).unwrap_err();
         assert!(error.what.contains("another run"), "{error}");
         assert!(merge(&[one, game(3) + "\n"]).is_err());
+        // A header past the limits is refused, not sized from.
+        let huge = r#"{"header":{"games":8,"run":"x","settings":"","shard":"1/2222222222001"}}"#;
+        assert!(merge(&[huge.to_string() + "\n"]).is_err());
+        let many = format!(
+            r#"{{"header":{{"games":{},"run":"x","settings":"","shard":"1/1"}}}}"#,
+            MAX_RUN_GAMES + 1
+        );
+        assert!(merge(&[many + "\n"]).is_err());
         // An empty file (an engine that never started) is a missing shard, not a success.
         let empty = merge(&[String::new()]).unwrap();
         assert!(!empty.completeness.is_complete());

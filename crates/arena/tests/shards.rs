@@ -239,3 +239,22 @@ fn a_merged_sprt_says_its_verdict_in_the_exit_status() {
     assert_eq!(status(&file("open.jsonl", 2, true)), Some(3));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The run's size limit, through the real binary: one game more than a run may hold is
+/// refused before any engine starts (a header of such a run could not be merged).
+#[test]
+fn a_run_past_the_games_limit_is_refused() {
+    let limit = gogo_arena::shard::MAX_RUN_GAMES;
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gogo-arena"))
+        .args([
+            "--engine",
+            "name=A,cmd=/nonexistent",
+            "--engine",
+            "name=B,cmd=/nonexistent",
+        ])
+        .args(["--tc", "depth=1", "--games", &(limit + 1).to_string()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(&format!("at most {limit}")));
+}
