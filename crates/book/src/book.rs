@@ -20,6 +20,35 @@ pub struct BookMove {
     pub wdl: [u64; 3],
 }
 
+/// How many games a searched eval weighs as, against a move's own results
+/// ([`BookMove::learned_eval`]).
+pub const EVAL_WEIGHT_IN_GAMES: f64 = 10.0;
+
+impl BookMove {
+    /// Games counted after it (wins, draws and losses).
+    pub fn games(&self) -> u64 {
+        self.wdl.iter().sum()
+    }
+
+    /// Its eval corrected by its games' results: the eval's expected score on `scale` (a
+    /// logistic curve, the evaluation's calibration) counts as [`EVAL_WEIGHT_IN_GAMES`] games,
+    /// the move's own wins (and half its draws) are added, and the mean is turned back into
+    /// centipawns. A move no game tried keeps its eval; one its games keep losing falls
+    /// below one they win, however close their evals: against an opponent that answers
+    /// alike every time, a line's results say what its eval cannot.
+    pub fn learned_eval(&self, scale: f64) -> i32 {
+        let games = self.games();
+        if games == 0 || scale <= 0.0 {
+            return self.eval;
+        }
+        let prior = 1.0 / (1.0 + (-f64::from(self.eval) / scale).exp());
+        let scored = self.wdl[0] as f64 + self.wdl[1] as f64 / 2.0;
+        let mean = (EVAL_WEIGHT_IN_GAMES * prior + scored) / (EVAL_WEIGHT_IN_GAMES + games as f64);
+        let mean = mean.clamp(1e-4, 1.0 - 1e-4);
+        (scale * (mean / (1.0 - mean)).ln()).round() as i32
+    }
+}
+
 /// A position of the book and its moves, best first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BookPosition {
@@ -120,20 +149,30 @@ impl Book {
         }
     }
 
-    /// The move to play in `pos`: among the legal book moves whose eval is within `margin`
-    /// of the best, one chosen by `rng` with a weight of its count plus one (a move games
-    /// never tried can still come). Where some moves have a searched eval, only those count
-    /// (a move from games alone has no eval to compare). `None` when the book has no legal
-    /// move here.
-    pub fn choose(&self, pos: &Position, margin: i32, rng: &mut Rng) -> Option<&BookMove> {
+    /// The move to play in `pos`: among the legal book moves whose [learned
+    /// eval](BookMove::learned_eval) is within `margin` of the best, one chosen by `rng` with
+    /// a weight of its count plus one (a move games never tried can still come). Where some
+    /// moves have a searched eval, only those count (a move from games alone has no eval to
+    /// compare). `scale` is the score scale of the evals (the evaluation's, fitted to game
+    /// results). `None` when the book has no legal move here.
+    pub fn choose(
+        &self,
+        pos: &Position,
+        margin: i32,
+        scale: f64,
+        rng: &mut Rng,
+    ) -> Option<&BookMove> {
         let mut moves = self.moves(pos);
         if moves.iter().any(|m| m.depth > 0) {
             moves.retain(|m| m.depth > 0);
         }
-        let best = moves.iter().map(|m| m.eval).max()?;
+        let learned: Vec<i32> = moves.iter().map(|m| m.learned_eval(scale)).collect();
+        let best = learned.iter().copied().max()?;
         let near: Vec<&BookMove> = moves
             .into_iter()
-            .filter(|m| best.saturating_sub(m.eval) <= margin.max(0))
+            .zip(learned)
+            .filter(|&(_, eval)| best.saturating_sub(eval) <= margin.max(0))
+            .map(|(m, _)| m)
             .collect();
         let total: u64 = near.iter().map(|m| m.count + 1).sum();
         let mut at = rng.next_u64() % total.max(1);
@@ -144,6 +183,46 @@ impl Book {
             at -= m.count + 1;
         }
         near.last().copied()
+    }
+
+    /// Every position the book reaches `plies` plies from `start` by its moves (a move
+    /// counts where its child is a book position), each once with the first line found to it
+    /// (moves best first), in that order; the position's eval is its best searched move's, for
+    /// the side to move. Opening sets for matches come from here.
+    pub fn lines(&self, start: &Position, plies: usize) -> Vec<(Vec<Move>, i32)> {
+        let mut out = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut line = Vec::new();
+        self.walk(start, plies, &mut line, &mut seen, &mut out);
+        out
+    }
+
+    fn walk(
+        &self,
+        pos: &Position,
+        plies: usize,
+        line: &mut Vec<Move>,
+        seen: &mut std::collections::HashSet<u64>,
+        out: &mut Vec<(Vec<Move>, i32)>,
+    ) {
+        let Some(entry) = self.get(pos) else { return };
+        if line.len() == plies {
+            if seen.insert(pos.key()) {
+                // A move from games alone has no eval to stand for the position.
+                let searched = entry.moves.iter().filter(|m| m.depth > 0);
+                let best = searched.map(|m| m.eval).max().unwrap_or(0);
+                out.push((line.clone(), best));
+            }
+            return;
+        }
+        for m in self.moves(pos) {
+            let child = pos.played(m.mv);
+            if self.get(&child).is_some() {
+                line.push(m.mv);
+                self.walk(&child, plies, line, seen, out);
+                line.pop();
+            }
+        }
     }
 
     /// The minimax value of the book: each move whose child position is in the book (and has
@@ -210,6 +289,10 @@ mod tests {
         }
     }
 
+    fn no_games(m: BookMove) -> BookMove {
+        BookMove { wdl: [0; 3], ..m }
+    }
+
     #[test]
     fn transpositions_meet_and_moves_merge() {
         let start = Position::startpos();
@@ -239,13 +322,13 @@ mod tests {
     fn the_choice_stays_within_the_margin_and_follows_the_counts() {
         let start = Position::startpos();
         let mut book = Book::new();
-        book.add(&start, book_move("2e3d", 50, 90));
-        book.add(&start, book_move("3e2d", 40, 10));
-        book.add(&start, book_move("1e1d", -200, 1000));
+        book.add(&start, no_games(book_move("2e3d", 50, 90)));
+        book.add(&start, no_games(book_move("3e2d", 40, 10)));
+        book.add(&start, no_games(book_move("1e1d", -200, 1000)));
         let mut rng = Rng::new(1);
         let mut picks = HashMap::new();
         for _ in 0..2000 {
-            let m = book.choose(&start, 30, &mut rng).unwrap();
+            let m = book.choose(&start, 30, 300.0, &mut rng).unwrap();
             *picks.entry(m.mv.to_string()).or_insert(0) += 1;
         }
         assert!(!picks.contains_key("1e1d"), "{picks:?}");
@@ -253,16 +336,92 @@ mod tests {
         assert!(picks["3e2d"] > 50, "{picks:?}");
         // A margin of 0: the best only.
         assert_eq!(
-            book.choose(&start, 0, &mut rng).unwrap().mv.to_string(),
+            book.choose(&start, 0, 300.0, &mut rng)
+                .unwrap()
+                .mv
+                .to_string(),
             "2e3d"
         );
         assert!(book
             .choose(
                 &start.played(start.parse_move("2e3d").unwrap()),
                 30,
+                300.0,
                 &mut rng
             )
             .is_none());
+    }
+
+    #[test]
+    fn results_move_the_choice() {
+        let start = Position::startpos();
+        let scale = 300.0;
+        let with = |eval, wdl| BookMove {
+            wdl,
+            ..book_move("2e3d", eval, 0)
+        };
+        // No games: the eval itself.
+        assert_eq!(with(40, [0, 0, 0]).learned_eval(scale), 40);
+        // Lost games pull it down, won games up, more games further; draws count half.
+        let lost = with(40, [1, 0, 9]).learned_eval(scale);
+        let won = with(40, [9, 0, 1]).learned_eval(scale);
+        assert!(lost < -50 && won > 100, "{lost} {won}");
+        assert!(with(40, [2, 0, 18]).learned_eval(scale) < lost);
+        assert_eq!(with(0, [0, 10, 0]).learned_eval(scale), 0);
+        // Between two moves of equal eval, the one its games win is chosen at margin 0.
+        let mut book = Book::new();
+        book.add(
+            &start,
+            BookMove {
+                wdl: [2, 0, 8],
+                ..book_move("2e3d", 20, 10)
+            },
+        );
+        book.add(
+            &start,
+            BookMove {
+                wdl: [6, 0, 4],
+                ..book_move("4e4d", 15, 10)
+            },
+        );
+        let mut rng = Rng::new(3);
+        for _ in 0..20 {
+            let m = book.choose(&start, 0, scale, &mut rng).unwrap();
+            assert_eq!(m.mv.to_string(), "4e4d");
+        }
+    }
+
+    #[test]
+    fn lines_reach_each_book_position_once() {
+        let start = Position::startpos();
+        let play = |moves: &[&str]| {
+            moves
+                .iter()
+                .fold(start.clone(), |p, m| p.played(p.parse_move(m).unwrap()))
+        };
+        let mut book = Book::new();
+        book.add(&start, book_move("2e3d", 10, 1));
+        book.add(&start, book_move("3e2d", 5, 1));
+        book.add(&start, book_move("1e1d", -300, 1));
+        book.add(&play(&["2e3d"]), book_move("2a2b", 20, 1));
+        book.add(&play(&["3e2d"]), book_move("2a2b", 30, 1));
+        // Two lines to one position at ply 3 (it counts once); 1e1d's child is not a book
+        // position, so no line goes through it.
+        book.add(&play(&["2e3d", "2a2b"]), book_move("3e2d", -40, 1));
+        book.add(&play(&["3e2d", "2a2b"]), book_move("2e3d", -40, 1));
+        book.add(&play(&["2e3d", "2a2b", "3e2d"]), book_move("3a4b", 45, 1));
+        let texts: Vec<String> = book
+            .lines(&start, 1)
+            .iter()
+            .map(|(l, e)| format!("{} {e}", l[0]))
+            .collect();
+        assert_eq!(texts, ["2e3d 20", "3e2d 30"]);
+        assert_eq!(book.lines(&start, 2).len(), 2);
+        let at_three = book.lines(&start, 3);
+        assert_eq!(at_three.len(), 1, "{at_three:?}");
+        assert_eq!(at_three[0].0.len(), 3);
+        assert_eq!(at_three[0].1, 45);
+        assert!(book.lines(&start, 4).is_empty());
     }
 
     #[test]

@@ -14,7 +14,7 @@ pub fn check_book(data: &[u8]) {
             for m in book.moves(&entry.position) {
                 assert!(entry.position.is_legal(m.mv));
             }
-            if let Some(m) = book.choose(&entry.position, 50, &mut rng) {
+            if let Some(m) = book.choose(&entry.position, 50, 300.0, &mut rng) {
                 assert!(entry.position.is_legal(m.mv));
             }
         }

@@ -107,6 +107,36 @@ enum BookCommand {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Add games' results to a book's moves, so that the engine weighs each line's results
+    /// against its eval (games followed while they stay in the book).
+    Learn {
+        /// Game files (the arena's .jsonl, .kif, .csa) with results.
+        games: Vec<PathBuf>,
+        /// The book learnt into (`<internal>`: the built-in one).
+        #[arg(long, default_value = "<internal>")]
+        book: String,
+        /// The book written.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// An opening set for matches from a book: lines to its positions N plies deep.
+    Openings {
+        /// Plies from the start.
+        #[arg(long, default_value_t = 6)]
+        plies: usize,
+        /// Keep positions whose eval is within this many centipawns of level.
+        #[arg(long, default_value_t = 80)]
+        max_cp: i32,
+        /// At most this many, chosen by --seed.
+        #[arg(long, default_value_t = 100)]
+        count: usize,
+        /// The choice's seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The book (`<internal>`: the built-in one).
+        #[arg(long, default_value = "<internal>")]
+        book: String,
+    },
     /// A position's moves in a book.
     Show {
         /// The position (SFEN, or startpos).
@@ -294,7 +324,7 @@ fn main() -> ExitCode {
 }
 
 fn book_command(command: BookCommand) -> ExitCode {
-    use gogo_usi::opening_book::{build, load_book, merge, show, BuildConfig};
+    use gogo_usi::opening_book::{build, learn, load_book, merge, openings, show, BuildConfig};
     match command {
         BookCommand::Build {
             games,
@@ -361,6 +391,38 @@ fn book_command(command: BookCommand) -> ExitCode {
             }
             Err(e) => usage_error("book merge", e),
         },
+        BookCommand::Learn { games, book, out } => {
+            let learnt = load_book(&book).and_then(|b| {
+                let mut b = (*b).clone();
+                let games = learn(&mut b, &games)?;
+                std::fs::write(&out, gogo_book::write_book(&b))
+                    .map_err(|e| format!("{}: {e}", out.display()))?;
+                Ok((games, b.len()))
+            });
+            match learnt {
+                Ok((games, positions)) => {
+                    println!(
+                        "{games} games learnt from; {positions} positions in {}",
+                        out.display()
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => usage_error("book learn", e),
+            }
+        }
+        BookCommand::Openings {
+            plies,
+            max_cp,
+            count,
+            seed,
+            book,
+        } => match load_book(&book) {
+            Ok(b) => {
+                print!("{}", openings(&b, plies, max_cp, count, seed));
+                ExitCode::SUCCESS
+            }
+            Err(e) => usage_error("book openings", e),
+        },
         BookCommand::Show { sfen, book } => {
             let pos = match position_from(&sfen, &[]) {
                 Ok(p) => p,
@@ -371,7 +433,7 @@ fn book_command(command: BookCommand) -> ExitCode {
                 Ok(b) => {
                     let read = read.elapsed();
                     let lookup = std::time::Instant::now();
-                    let text = show(&b, &pos);
+                    let text = show(&b, &pos, gogo_search::nnue::embedded_score_scale());
                     let lookup = lookup.elapsed();
                     print!("{text}");
                     eprintln!(

@@ -73,11 +73,18 @@ pub struct BuildTotals {
     pub positions: usize,
 }
 
-/// Counts the first `max_ply` plies of `game` into `book`, with the result from each
-/// mover's side where the game has one.
-fn count_game(book: &mut Book, game: &SourceGame, max_ply: usize) {
+/// Counts the moves of `game` into `book`, with the result from each mover's side where the
+/// game has one, while `counted(book, position, ply)` says to go on.
+fn count_game(
+    book: &mut Book,
+    game: &SourceGame,
+    counted: impl Fn(&Book, &Position, usize) -> bool,
+) {
     let mut pos = game.start.clone();
-    for &mv in game.moves.iter().take(max_ply) {
+    for (ply, &mv) in game.moves.iter().enumerate() {
+        if !counted(book, &pos, ply) {
+            break;
+        }
         let mover = pos.side_to_move();
         let wdl = match game.result {
             Some(Some(winner)) if winner == mover => [1, 0, 0],
@@ -101,6 +108,26 @@ fn count_game(book: &mut Book, game: &SourceGame, max_ply: usize) {
         }
         pos = pos.played(mv);
     }
+}
+
+/// `gogo book learn`: the results of the games in `files` added to the moves of `book`'s
+/// positions (each game followed while it stays in the book; a move the book lacks there is
+/// added as a move from games), so that the engine's choice weighs each line's results
+/// against its eval ([`BookMove::learned_eval`]). Games counted.
+pub fn learn(book: &mut Book, files: &[PathBuf]) -> Result<usize, String> {
+    let mut games = 0;
+    for path in files {
+        for game in read_games(path)? {
+            if game.result.is_some() {
+                count_game(book, &game, |book, pos, _| {
+                    book.get(pos)
+                        .is_some_and(|e| e.moves.iter().any(|m| m.depth > 0))
+                });
+                games += 1;
+            }
+        }
+    }
+    Ok(games)
 }
 
 /// The best `width` lines of `pos` at `nodes`: move, score, depth.
@@ -156,7 +183,7 @@ pub fn build(
     if !config.games.is_empty() && book.is_empty() {
         for path in &config.games {
             for game in read_games(path)? {
-                count_game(&mut book, &game, config.max_ply);
+                count_game(&mut book, &game, |_, _, ply| ply < config.max_ply);
                 totals.games += 1;
             }
         }
@@ -245,18 +272,47 @@ pub fn merge(files: &[PathBuf], out: &Path) -> Result<usize, String> {
     Ok(book.len())
 }
 
-/// `gogo book show`: the moves of `pos` in `book`, one a line.
-pub fn show(book: &Book, pos: &Position) -> String {
+/// `gogo book openings`: an opening set for matches from the book: the lines to the book's
+/// positions `plies` plies from the start whose eval is within `max_cp` of level, `count` of
+/// them chosen by `seed` (all when fewer), one `startpos moves ...  # eval` a line in the
+/// order the book gives, as the arena's `--openings` reads them.
+pub fn openings(book: &Book, plies: usize, max_cp: i32, count: usize, seed: u64) -> String {
+    let mut kept: Vec<(Vec<gogo_rules::Move>, i32)> = book
+        .lines(&Position::startpos(), plies)
+        .into_iter()
+        .filter(|(_, eval)| eval.abs() <= max_cp)
+        .collect();
+    let qualified = kept.len();
+    let mut rng = gogo_rules::Rng::new(seed);
+    while kept.len() > count {
+        kept.remove(rng.below(kept.len()));
+    }
+    let mut out = format!(
+        "# {} openings from the book: {plies} plies from the start, within +/-{max_cp} cp by the \
+         book's eval ({qualified} qualified, seed {seed}). The score is for the side to move.\n",
+        kept.len()
+    );
+    for (line, eval) in kept {
+        let moves: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+        out.push_str(&format!("startpos moves {}  # {eval:+}\n", moves.join(" ")));
+    }
+    out
+}
+
+/// `gogo book show`: the moves of `pos` in `book`, one a line, with each move's eval
+/// corrected by its games' results on `scale` (what the engine chooses by).
+pub fn show(book: &Book, pos: &Position, scale: f64) -> String {
     let moves = book.moves(pos);
     if moves.is_empty() {
         return "not in the book\n".into();
     }
-    let mut out = String::from("move   eval  depth  count  wins draws losses\n");
+    let mut out = String::from("move   eval  learned  depth  count  wins draws losses\n");
     for m in moves {
         out.push_str(&format!(
-            "{:<6} {:>5} {:>6} {:>6} {:>5} {:>5} {:>6}\n",
+            "{:<6} {:>5} {:>8} {:>6} {:>6} {:>5} {:>5} {:>6}\n",
             m.mv.to_string(),
             m.eval,
+            m.learned_eval(scale),
             m.depth,
             m.count,
             m.wdl[0],

@@ -115,7 +115,8 @@ pub struct Options {
     pub book: Option<Arc<gogo_book::Book>>,
     /// `BookMaxPly`: the book is left after this many plies of the game.
     pub book_max_ply: u32,
-    /// `BookMargin`: book moves this far (centipawns) below the best are played too, by weight.
+    /// `BookMargin`: book moves this far (centipawns, learned evals) below the best are played
+    /// too, by weight.
     pub book_margin: i32,
 }
 
@@ -314,7 +315,7 @@ pub const OPTIONS: &[UsiOption] = &[
         name: "BookMargin",
         aliases: &[],
         kind: OptionType::Spin { default: 30, min: 0, max: 1000 },
-        meaning: "book moves up to this many centipawns below the best are played too, chosen by how often games played them (variety)",
+        meaning: "book moves whose eval, corrected by their games' results, is up to this many centipawns below the best are played too, chosen by how often games played them (variety)",
         listed: true,
         set: |o, v| {
             o.book_margin = number(v) as i32;
@@ -511,13 +512,18 @@ impl Options {
     /// to its games' results (`gogo-train --calibrate`); `None` when it is off. A network
     /// from a file is taken to be calibrated as the built-in one.
     pub fn wdl_scale(&self) -> Option<f64> {
-        self.show_wdl.then(|| {
-            if self.use_nnue {
-                gogo_search::nnue::embedded_score_scale()
-            } else {
-                gogo_search::eval::classical_score_scale()
-            }
-        })
+        self.show_wdl.then(|| self.score_scale())
+    }
+
+    /// The evaluation's score scale, fitted to its games' results (`gogo-train
+    /// --calibrate`): a score of one scale is a win chance of 1/(1+e^-1). A network from a
+    /// file is taken to be calibrated as the built-in one.
+    pub fn score_scale(&self) -> f64 {
+        if self.use_nnue {
+            gogo_search::nnue::embedded_score_scale()
+        } else {
+            gogo_search::eval::classical_score_scale()
+        }
     }
 
     /// `setoption name NAME [value VALUE]`: the option set, or why not (nothing changed).

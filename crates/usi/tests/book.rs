@@ -94,7 +94,9 @@ fn the_built_in_book_covers_the_start() {
     let moves = book.moves(&start);
     assert!(moves.len() >= 2, "{} moves at the start", moves.len());
     assert!(moves.iter().all(|m| start.is_legal(m.mv) && m.depth > 0));
-    assert!(book.len() >= 1000, "{} positions", book.len());
+    assert!(book.len() >= 250, "{} positions", book.len());
+    // Lines of the book reach 10 plies (docs/book.md gives the counts).
+    assert!(!book.lines(&start, 10).is_empty());
 }
 
 /// The book file's size limit, through the engine: a file past 256 MiB (sparse here, so it
@@ -127,4 +129,101 @@ fn a_book_past_the_size_limit_is_refused_and_the_old_one_kept() {
     );
     let _ = std::fs::remove_file(big);
     let _ = std::fs::remove_file(odd);
+}
+
+/// `gogo book openings`: every line plays legally from the start to a position of the book at
+/// the plies asked, within the eval bound, as many as asked, the same for the same seed.
+#[test]
+fn the_book_gives_an_opening_set() {
+    let run = |seed: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gogo"))
+            .args(["book", "openings", "--plies", "6", "--max-cp", "80"])
+            .args(["--count", "5", "--seed", seed])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = run("7");
+    assert_eq!(text, run("7"), "the same seed, the same set");
+    let book = gogo_book::internal();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 5, "{text}");
+    for line in lines {
+        let (moves, eval) = line.split_once("  # ").unwrap();
+        let mut pos = Position::startpos();
+        let moves: Vec<&str> = moves
+            .strip_prefix("startpos moves ")
+            .unwrap()
+            .split(' ')
+            .collect();
+        assert_eq!(moves.len(), 6, "{line}");
+        for m in moves {
+            let mv = pos.parse_move(m).unwrap();
+            assert!(pos.is_legal(mv), "{line}");
+            pos = pos.played(mv);
+        }
+        let searched = book.moves(&pos).into_iter().filter(|m| m.depth > 0);
+        let best = searched.map(|m| m.eval).max().unwrap();
+        assert_eq!(eval.parse::<i32>().unwrap(), best, "{line}");
+        assert!(best.abs() <= 80, "{line}");
+    }
+}
+
+/// `gogo book learn`: games' results reach the book's moves, and the engine then prefers the
+/// line its games win over one of the same eval that its games lose.
+#[test]
+fn learnt_results_steer_the_book() {
+    let book = book_file(
+        "learn",
+        "#YANEURAOU-DB2016 1.00\nsfen rbsgk/4p/5/P4/KGSBR b - 1\n2e3d none 0 20 0\n4e4d none 0 20 0\n",
+    );
+    let start = "rbsgk/4p/5/P4/KGSBR b - 1";
+    let game = |first: &str, result: &str| {
+        format!(
+            "{{\"start\":\"{start}\",\"moves\":[\"{first}\",\"4a3b\"],\"result\":\"{result}\"}}\n"
+        )
+    };
+    let games = std::env::temp_dir().join(format!("gogo-book-{}-games.jsonl", std::process::id()));
+    let mut text = String::new();
+    for _ in 0..6 {
+        text += &game("2e3d", "0-1");
+        text += &game("4e4d", "1-0");
+    }
+    std::fs::write(&games, text).unwrap();
+    let learnt = book.with_extension("learnt.db");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gogo"))
+        .args(["book", "learn"])
+        .arg(&games)
+        .arg("--book")
+        .arg(&book)
+        .arg("--out")
+        .arg(&learnt)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("12 games learnt from"));
+    let written = std::fs::read_to_string(&learnt).unwrap();
+    assert!(
+        written.contains("#wdl 6 0 0") && written.contains("#wdl 0 0 6"),
+        "{written}"
+    );
+    let start_pos = Position::startpos();
+    let mut e = Gogo::start();
+    e.handshake();
+    e.send(&format!(
+        "setoption name BookFile value {}",
+        learnt.display()
+    ));
+    e.send("setoption name USI_OwnBook value true");
+    e.send("setoption name BookMargin value 0");
+    for _ in 0..8 {
+        e.send("position startpos");
+        e.send("go btime 10000 wtime 10000");
+        let (mv, _) = e.bestmove_in(&start_pos, secs(5));
+        assert_eq!(mv.to_string(), "4e4d");
+    }
+    for path in [book, learnt, games] {
+        let _ = std::fs::remove_file(path);
+    }
 }

@@ -252,7 +252,8 @@ impl UsiEngine {
         }
         let book = self.options.book();
         let margin = self.options.book_margin;
-        let Some(chosen) = book.choose(&pos, margin, &mut self.rng) else {
+        let scale = self.options.score_scale();
+        let Some(chosen) = book.choose(&pos, margin, scale, &mut self.rng) else {
             return false;
         };
         self.out.info_string(&format!(
