@@ -7,6 +7,8 @@
 # move (time odds: 100 against 400 is Fairy-Stockfish with four times gogo's time).
 #
 #   scripts/match-fairy.sh [games=200] [movetime-ms=200] [concurrency=2] [opponent=fairy] [opponent-ms=movetime-ms]
+# OPENINGS=FILE plays another opening set (default scripts/openings.txt; the second set,
+# made independently of it, is scripts/openings-book.txt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games=${1:-200} movetime=${2:-200} concurrency=${3:-2} opponent=${4:-fairy}
@@ -14,5 +16,5 @@ opponent_ms=${5:-$movetime}
 mkdir -p target/matches
 stamp=$(date +%Y%m%d-%H%M%S)
 exec scripts/match.sh gogo "$opponent,tc=movetime=$opponent_ms" -- --tc "movetime=$movetime" --games "$games" \
-  --openings scripts/openings.txt --concurrency "$concurrency" --tolerance 200 \
+  --openings "${OPENINGS:-scripts/openings.txt}" --concurrency "$concurrency" --tolerance 200 \
   --kif "target/matches/$opponent-$stamp.kif" --jsonl "target/matches/$opponent-$stamp.jsonl"
