@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# The opening book built into gogo (crates/book/data/internal.db), made in two steps:
+# Opening books. The one built into gogo (crates/book/data/internal.db) is `build` alone;
+# `games` and `learn` make a book that has learnt one opponent's answers (docs/book.md:
+# it wins against that opponent and loses elsewhere).
 #   scripts/book.sh build [OUT]      the analysis: the tree from the start position, 10 plies
 #                                    deep, each position searched at 3,000,000 nodes with 3
 #                                    lines, lines followed within 50 centipawns of the best;
@@ -38,5 +40,5 @@ case "${1:-}" in
     $gogo book learn "$@" --book "$book" --out "$out"
     ;;
   show) $gogo book show "${2:-startpos}" ;;
-  *) sed -n '2,15p' "$0"; exit 2 ;;
+  *) sed -n '2,17p' "$0"; exit 2 ;;
 esac
