@@ -15,6 +15,7 @@
 pub mod calibration;
 pub mod dataset;
 pub mod model;
+pub mod runs;
 pub mod trainer;
 
 pub use dataset::{Dataset, Sample};

@@ -5,7 +5,7 @@
 
 use clap::Parser;
 use gogo_search::nnue::data;
-use gogo_train::{mean_loss, Dataset, Model, Schedule, Trainer};
+use gogo_train::{mean_loss, runs, Dataset, Model, Schedule, Trainer};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -14,8 +14,9 @@ use std::time::Instant;
 #[derive(Parser, Debug)]
 #[command(name = "gogo-train", version, about = "Trains gogo's NNUE on the CPU")]
 struct Cli {
-    /// Data files written by `gogo datagen` (any number); `FILE:K` reads FILE's scores at
-    /// scale K instead of its header's (K from `--calibrate`, say).
+    /// Data files written by `gogo datagen`, or directories of them (any number); `FILE:K`
+    /// reads FILE's scores at scale K instead of its header's (K from `--calibrate`, say).
+    /// A file named as a run (`EVAL-sSEED-nNODES-gGAMES-REV.bin`) must agree with its header.
     #[arg(long, required = true, num_args = 1..)]
     data: Vec<String>,
     /// The network to write; a text file `<out>.txt` beside it records how it was made.
@@ -55,32 +56,20 @@ struct Cli {
     calibrate: bool,
 }
 
-/// The data files, each `FILE` or `FILE:K` (its scores read at scale K instead of its
-/// header's), with the scale of each.
-fn read_data(arguments: &[String]) -> Result<Vec<(u32, Vec<data::Record>)>, String> {
+/// The data files (see [`gogo_train::runs::data_sources`]), with the scale of each, and a
+/// line for each saying what it is.
+type DataFiles = (Vec<(u32, Vec<data::Record>)>, Vec<String>);
+
+fn read_data(arguments: &[String]) -> Result<DataFiles, String> {
     let mut files = Vec::new();
-    for argument in arguments {
-        let (path, scale_override) = match argument.rsplit_once(':') {
-            Some((p, k)) if k.parse::<u32>().is_ok_and(|k| k > 0) => (p, k.parse().ok()),
-            _ => (argument.as_str(), None),
-        };
-        let (header, records) = std::fs::File::open(path)
-            .map_err(|e| data::DataError::Io(e.to_string()))
-            .and_then(|mut f| data::read_all(&mut std::io::BufReader::new(&mut f)))
-            .map_err(|e| format!("{path}: {e}"))?;
-        let scale = scale_override.unwrap_or(header.score_scale);
-        // Where each shard came from, as its header says (older files do not say).
-        let origin = match (header.seed, header.nodes) {
-            (0, 0) => "run not said".to_string(),
-            (seed, nodes) => format!("datagen seed {seed}, {nodes} nodes a move"),
-        };
-        eprintln!(
-            "{path}: {} positions, score scale {scale}, {origin}",
-            records.len()
-        );
-        files.push((scale, records));
+    let mut summaries = Vec::new();
+    for source in runs::data_sources(arguments)? {
+        let file = runs::read_source(&source)?;
+        eprintln!("{}", file.summary);
+        summaries.push(file.summary);
+        files.push((file.scale, file.records));
     }
-    Ok(files)
+    Ok((files, summaries))
 }
 
 /// `--calibrate`: the score scale that fits the games' results, and what it means.
@@ -121,7 +110,7 @@ fn main() -> ExitCode {
             }
         },
     };
-    let files = match read_data(&cli.data) {
+    let (files, summaries) = match read_data(&cli.data) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("gogo-train: {e}");
@@ -180,10 +169,15 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     let mut notes = format!(
-        "gogo NNUE network {}\n\ntrained by: gogo-train {}\ndata: {}\nstarting from: {}\nepochs {}, batch {}, lr {} (x0.1 from epoch {}), lambda {}, seed {}, validation fraction {}\n{} training positions, {} validation positions, {} repeats dropped\ntime: {:.0} s\n\n",
+        "gogo NNUE network {}\n\ntrained by: gogo-train {}\ndata: {}\n{}\nstarting from: {}\nepochs {}, batch {}, lr {} (x0.1 from epoch {}), lambda {}, seed {}, validation fraction {}\n{} training positions, {} validation positions, {} repeats dropped\ntime: {:.0} s\n\n",
         out.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned()),
         std::env::args().skip(1).collect::<Vec<_>>().join(" "),
         cli.data.join(" "),
+        summaries
+            .iter()
+            .map(|line| format!("  {line}"))
+            .collect::<Vec<_>>()
+            .join("\n"),
         match (&cli.init, &init) {
             (Some(path), Some(net)) => format!("{} ({net:?})", path.display()),
             _ => format!("random weights (seed {})", cli.seed),

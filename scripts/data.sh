@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Training data as named datagen runs, made again from their names.
+#
+#   scripts/data.sh make NAME [DIR]      play the run NAME from scratch into DIR/NAME
+#   scripts/data.sh set SET [DIR]        make every run of the named set SET missing in DIR
+#   scripts/data.sh verify FILE [GAMES]  play FILE's first GAMES games (default 200) again and
+#                                        check the file holds exactly their records
+#   scripts/data.sh list                 the named sets (scripts/data-sets.txt)
+#
+# A run is named EVAL-sSEED-nNODES-gGAMES-REV.bin (crates/train/src/runs.rs): gogo at
+# revision REV plays GAMES games of self-play at NODES nodes a move from seed SEED's random
+# openings. EVAL is `classical` (the hand-made evaluation) or a network, genN, taken from the
+# commit that made it the default (below), so the same name makes the same games on any
+# machine. DIR defaults to ../shared/data, which lasts across machines. Both cores are used
+# (game i of a seed is the same game whatever the thread count; only the file's order
+# differs). `gogo-train --data DIR` reads every run in DIR.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/refs.sh
+root=$PWD
+default_dir=$root/../shared/data
+
+# The commit at which each network became the built-in default.
+network_commit() {
+  case "$1" in
+    gen1) echo feb90a9 ;; gen2) echo 701a462 ;; gen3) echo 171c017 ;; gen4) echo 88798da ;;
+    *) return 1 ;;
+  esac
+}
+
+# Splits a run's name into the globals eval seed nodes games rev, or fails saying why.
+parse_name() {
+  local stem
+  stem=$(basename "$1" .bin)
+  if [[ ! $stem =~ ^([a-z0-9_]+)-s([0-9]+)-n([0-9]+)-g([0-9]+)-([0-9a-f]{7,40})$ ]]; then
+    echo "data.sh: $1 is not a run's name (EVAL-sSEED-nNODES-gGAMES-REV.bin)" >&2
+    return 2
+  fi
+  eval=${BASH_REMATCH[1]} seed=${BASH_REMATCH[2]} nodes=${BASH_REMATCH[3]}
+  games=${BASH_REMATCH[4]} rev=${BASH_REMATCH[5]}
+  if [ "$eval" != classical ] && ! network_commit "$eval" >/dev/null; then
+    echo "data.sh: $1: no network named $eval (classical, gen1 to gen4)" >&2
+    return 2
+  fi
+}
+
+# The --eval argument for $eval played by gogo at $rev: `nnue` when it is that revision's
+# built-in network (so the header carries its fitted scale), else the network's file.
+eval_argument() {
+  if [ "$eval" = classical ]; then echo classical; return; fi
+  local commit net=crates/search/nets/default.nnue
+  commit=$(network_commit "$eval")
+  if [ "$(git rev-parse "$commit:$net")" = "$(git rev-parse "$rev:$net")" ]; then
+    echo nnue
+  else
+    mkdir -p "$root/target/data-nets"
+    git show "$commit:$net" > "$root/target/data-nets/$eval.nnue"
+    echo "$root/target/data-nets/$eval.nnue"
+  fi
+}
+
+# Plays $games games of the run into $1.
+play() {
+  local gogo e
+  gogo=$(gogo_at "$rev")
+  e=$(eval_argument)
+  echo "== gogo $rev: $games games, $nodes nodes a move, seed $seed, $eval ($e)" >&2
+  "$gogo" datagen --games "$games" --nodes "$nodes" --threads "${THREADS:-2}" \
+    --seed "$seed" --eval "$e" --out "$1"
+}
+
+make_run() {
+  local name=$1 dir=${2:-$default_dir}
+  parse_name "$name"
+  name=$(basename "$name" .bin).bin
+  mkdir -p "$dir"
+  if [ -e "$dir/$name" ]; then echo "data.sh: $dir/$name is there already" >&2; return 0; fi
+  # Written under a hidden name and renamed when whole: gogo-train leaves dot files alone.
+  play "$dir/.partial-$name"
+  mv "$dir/.partial-$name" "$dir/$name"
+  echo "$dir/$name"
+}
+
+# The runs of a named set, one a line.
+set_runs() {
+  local line
+  line=$(grep -E "^$1( |$)" scripts/data-sets.txt) || {
+    echo "data.sh: no set named $1 in scripts/data-sets.txt" >&2; return 2; }
+  tr ' ' '\n' <<<"${line#* }" | grep -v '^$'
+}
+
+verify() {
+  local file=$1 count=${2:-200} tmp
+  parse_name "$file"
+  [ -f "$file" ] || { echo "data.sh: $file: no such file" >&2; return 2; }
+  [ "$count" -le "$games" ] || count=$games
+  tmp=$(mktemp -d)
+  games=$count THREADS=1 play "$tmp/first.bin" >/dev/null
+  python3 - "$file" "$tmp/first.bin" <<'EOF'
+import collections, sys
+def records(path):
+    data = open(path, 'rb').read()
+    return data[:32], [data[i:i + 32] for i in range(32, len(data), 32)]
+(fh, whole), (ph, part) = records(sys.argv[1]), records(sys.argv[2])
+if fh != ph:
+    sys.exit(f"headers differ: {fh.hex()} against {ph.hex()}")
+missing = collections.Counter(part) - collections.Counter(whole)
+if missing:
+    sys.exit(f"{sum(missing.values())} of the {len(part)} records of the first games are not in {sys.argv[1]}")
+order = "in the same order at its start" if whole[:len(part)] == part else "in another order"
+print(f"{sys.argv[1]}: the header and all {len(part)} records of its first games made again, {order}")
+EOF
+  rm -rf "$tmp"
+}
+
+case "${1:-}" in
+  make) [ $# -ge 2 ] || { sed -n '2,17p' "$0"; exit 2; }; make_run "$2" "${3:-}" ;;
+  set)
+    [ $# -ge 2 ] || { sed -n '2,17p' "$0"; exit 2; }
+    runs=$(set_runs "$2")
+    for run in $runs; do parse_name "$run"; done
+    for run in $runs; do make_run "$run" "${3:-$default_dir}"; done ;;
+  verify) [ $# -ge 2 ] || { sed -n '2,17p' "$0"; exit 2; }; verify "$2" "${3:-200}" ;;
+  list) grep -v '^#' scripts/data-sets.txt ;;
+  *) sed -n '2,17p' "$0"; exit 2 ;;
+esac
