@@ -8,7 +8,7 @@
 #                                  with one task cancelled midway and resubmitted, merged, and
 #                                  compared with the same match unsharded (fixed nodes: the
 #                                  same games); exit 0 if they agree
-#   scripts/slurm-local.sh down    stop the daemons
+#   scripts/slurm-local.sh down    stop the daemons (and munged, if `up` started it)
 # State lives in target/slurm. Needs root (it installs packages and runs the daemons).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +23,9 @@ up() {
   mkdir -p "$state/ctld" "$state/d" "$state/log" /run/munge /var/lib/munge /var/log/munge
   [ -f /etc/munge/munge.key ] || mungekey --create
   chown -R munge:munge /etc/munge /run/munge /var/lib/munge /var/log/munge 2>/dev/null || true
-  if ! munge -n >/dev/null 2>&1; then /usr/sbin/munged --force; sleep 1; fi
+  # A munged this script starts, it also stops (down): one left running keeps its key, and
+  # another checkout's Slurm, started later, cannot then authenticate its jobs.
+  if ! munge -n >/dev/null 2>&1; then /usr/sbin/munged --force; touch "$state/munged-ours"; sleep 1; fi
   local host mem
   host=$(hostname)
   mem=$(awk '/MemTotal/ {print int($2 / 1024) - 2048}' /proc/meminfo)
@@ -50,7 +52,7 @@ SlurmdPidFile=$state/slurmd.pid
 NodeName=$host CPUs=$(nproc) RealMemory=$mem State=UNKNOWN
 PartitionName=main Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
-  down quiet
+  stop_slurm
   slurmctld -f "$conf"
   slurmd -f "$conf"
   for _ in $(seq 1 50); do
@@ -61,13 +63,22 @@ CONF
   exit 1
 }
 
-down() {
+stop_slurm() {
   for pid in "$state/slurmd.pid" "$state/slurmctld.pid"; do
     [ -f "$pid" ] && kill "$(cat "$pid")" 2>/dev/null || true
   done
   pkill -x slurmd 2>/dev/null || true
   pkill -x slurmctld 2>/dev/null || true
   sleep 0.5
+}
+
+down() {
+  stop_slurm
+  if [ -f "$state/munged-ours" ]; then
+    pkill -x munged 2>/dev/null || true
+    for _ in $(seq 1 50); do pgrep -x munged >/dev/null || break; sleep 0.1; done
+    rm -f "$state/munged-ours"
+  fi
   [ "${1:-}" = quiet ] || echo "slurm-local: stopped"
 }
 
