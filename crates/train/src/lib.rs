@@ -14,6 +14,7 @@
 
 pub mod calibration;
 pub mod dataset;
+pub mod fuzz_checks;
 pub mod model;
 pub mod runs;
 pub mod trainer;
