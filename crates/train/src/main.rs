@@ -56,20 +56,15 @@ struct Cli {
     calibrate: bool,
 }
 
-/// The data files (see [`gogo_train::runs::data_sources`]), with the scale of each, and a
-/// line for each saying what it is.
-type DataFiles = (Vec<(u32, Vec<data::Record>)>, Vec<String>);
-
-fn read_data(arguments: &[String]) -> Result<DataFiles, String> {
+/// The data files (see [`gogo_train::runs::data_sources`]), each said on stderr as read.
+fn read_data(arguments: &[String]) -> Result<Vec<runs::DataFile>, String> {
     let mut files = Vec::new();
-    let mut summaries = Vec::new();
     for source in runs::data_sources(arguments)? {
         let file = runs::read_source(&source)?;
         eprintln!("{}", file.summary);
-        summaries.push(file.summary);
-        files.push((file.scale, file.records));
+        files.push(file);
     }
-    Ok((files, summaries))
+    Ok(files)
 }
 
 /// `--calibrate`: the score scale that fits the games' results, and what it means.
@@ -110,8 +105,11 @@ fn main() -> ExitCode {
             }
         },
     };
-    let (files, summaries) = match read_data(&cli.data) {
-        Ok(f) => f,
+    let (files, summaries): (Vec<_>, Vec<_>) = match read_data(&cli.data) {
+        Ok(files) => files
+            .into_iter()
+            .map(|f| ((f.scale, f.records), f.summary))
+            .unzip(),
         Err(e) => {
             eprintln!("gogo-train: {e}");
             return ExitCode::from(2);
