@@ -28,16 +28,14 @@ network_commit() {
   esac
 }
 
-# Splits a run's name into the globals eval seed nodes games rev, or fails saying why.
+# Splits a run's name into the globals eval seed nodes games rev, or fails saying why. The
+# name is read by gogo-train (crates/train/src/runs.rs), the one reader of the format.
 parse_name() {
-  local stem
-  stem=$(basename "$1" .bin)
-  if [[ ! $stem =~ ^([a-z0-9_]+)-s([0-9]+)-n([0-9]+)-g([0-9]+)-([0-9a-f]{7,40})$ ]]; then
-    echo "data.sh: $1 is not a run's name (EVAL-sSEED-nNODES-gGAMES-REV.bin)" >&2
-    return 2
-  fi
-  eval=${BASH_REMATCH[1]} seed=${BASH_REMATCH[2]} nodes=${BASH_REMATCH[3]}
-  games=${BASH_REMATCH[4]} rev=${BASH_REMATCH[5]}
+  local fields
+  cargo build --release -q -p gogo-train
+  fields=$("$root/target/release/gogo-train" --run-name "$1") || {
+    echo "data.sh: $1 is not a run's name" >&2; return 2; }
+  read -r eval seed nodes games rev <<<"$fields"
   if [ "$eval" != classical ] && ! network_commit "$eval" >/dev/null; then
     echo "data.sh: $1: no network named $eval (classical, gen1 to gen4)" >&2
     return 2

@@ -17,10 +17,10 @@ struct Cli {
     /// Data files written by `gogo datagen`, or directories of them (any number); `FILE:K`
     /// reads FILE's scores at scale K instead of its header's (K from `--calibrate`, say).
     /// A file named as a run (`EVAL-sSEED-nNODES-gGAMES-REV.bin`) must agree with its header.
-    #[arg(long, required = true, num_args = 1..)]
+    #[arg(long, required_unless_present = "run_name", num_args = 1..)]
     data: Vec<String>,
     /// The network to write; a text file `<out>.txt` beside it records how it was made.
-    #[arg(long, required_unless_present = "calibrate")]
+    #[arg(long, required_unless_present_any = ["calibrate", "run_name"])]
     out: Option<PathBuf>,
     /// Passes over the training data.
     #[arg(long, default_value_t = 30)]
@@ -54,6 +54,10 @@ struct Cli {
     /// K of 1 / (1 + e^(-score / K)) against the game results) and print it.
     #[arg(long)]
     calibrate: bool,
+    /// Instead of training: read NAME as a run's file name and print its fields as
+    /// `EVAL SEED NODES GAMES REV` (for scripts/data.sh), or say why it is not one.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["data", "out", "calibrate"])]
+    run_name: Option<String>,
 }
 
 /// The data files (see [`gogo_train::runs::data_sources`]), each said on stderr as read.
@@ -85,6 +89,21 @@ fn calibrate(files: Vec<(u32, Vec<data::Record>)>) {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(name) = &cli.run_name {
+        let file_name = std::path::Path::new(name)
+            .file_name()
+            .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+        return match file_name.parse::<runs::RunName>() {
+            Ok(run) => {
+                println!("{}", run.fields());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("gogo-train: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     if cli.threads > 0 {
         if let Err(e) = rayon::ThreadPoolBuilder::new()
             .num_threads(cli.threads)

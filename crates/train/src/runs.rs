@@ -98,6 +98,15 @@ impl fmt::Display for RunName {
 }
 
 impl RunName {
+    /// The fields as words, `EVAL SEED NODES GAMES REV`, for scripts (`gogo-train
+    /// --run-name`), so that the name's format is read in one place.
+    pub fn fields(&self) -> String {
+        format!(
+            "{} {} {} {} {}",
+            self.evaluation, self.seed, self.nodes, self.games, self.revision
+        )
+    }
+
     /// Whether a file's header agrees with its name: the same seed and node limit. A header
     /// that says neither (datagen before it wrote them, such as 23527f1) cannot disagree.
     pub fn check(&self, header: &DataHeader) -> Result<(), String> {
