@@ -8,10 +8,10 @@ use gogo_protocol::{InfoScore, Wdl};
 use gogo_rules::Color;
 
 /// The scale for an engine that reports no `wdl`: `1 / (1 + e^(-cp / scale))` is the
-/// chance of a centipawn score. It is gogo's built-in network's calibration (gen4, fitted
+/// chance of a centipawn score. It is gogo's built-in network's calibration (gen5, fitted
 /// to its games' results by `gogo-train --calibrate`: 100 cp is 58 %); gogo itself reports
 /// its chances, from the scale of whichever evaluation it runs.
-pub const DEFAULT_WIN_SCALE: f64 = 323.0;
+pub const DEFAULT_WIN_SCALE: f64 = 306.0;
 
 /// A score and the winning chance it stands for, both from Sente's side.
 #[derive(Clone, Copy, Debug, PartialEq)]
