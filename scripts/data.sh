@@ -24,6 +24,7 @@ default_dir=$root/../shared/data
 network_commit() {
   case "$1" in
     gen1) echo feb90a9 ;; gen2) echo 701a462 ;; gen3) echo 171c017 ;; gen4) echo 88798da ;;
+    gen5) echo 752dfb3 ;;
     *) return 1 ;;
   esac
 }
@@ -37,7 +38,7 @@ parse_name() {
     echo "data.sh: $1 is not a run's name" >&2; return 2; }
   read -r eval seed nodes games rev <<<"$fields"
   if [ "$eval" != classical ] && ! network_commit "$eval" >/dev/null; then
-    echo "data.sh: $1: no network named $eval (classical, gen1 to gen4)" >&2
+    echo "data.sh: $1: no network named $eval (classical, gen1 to gen5)" >&2
     return 2
   fi
 }
