@@ -73,11 +73,11 @@ mod tests {
     #[test]
     fn chances_come_from_the_engine_or_the_default_scale() {
         let cp = InfoScore::Centipawns;
-        // Without wdl: the default scale, to the per mille (100 cp is 57.7 %).
+        // Without wdl: the default scale, to the per mille (100 cp is 58.1 %).
         let e = SenteEval::from_info(cp(100), None, Color::Sente);
-        assert!((e.sente_win - 0.577).abs() < 1e-9, "{}", e.sente_win);
+        assert!((e.sente_win - 0.581).abs() < 1e-9, "{}", e.sente_win);
         let e = SenteEval::from_info(cp(100), None, Color::Gote);
-        assert!((e.sente_win - 0.423).abs() < 1e-9);
+        assert!((e.sente_win - 0.419).abs() < 1e-9);
         assert_eq!(e.score, SenteScore::Cp { value: -100 });
         assert_eq!(
             SenteEval::from_info(cp(0), None, Color::Sente).sente_win,
