@@ -68,6 +68,43 @@ fn endings<'a>(f: &mut fmt::Formatter<'_>, reasons: impl Iterator<Item = &'a str
     writeln!(f, "Endings: {}", counts.join(", "))
 }
 
+/// Each engine's move times over the games, engine 0 first: the arena's own measure, from
+/// `go` sent to `bestmove` read, so time odds and overheads show in the records.
+fn move_times(games: &[MatchGame]) -> [Vec<u64>; 2] {
+    let mut times = [Vec::new(), Vec::new()];
+    for game in games {
+        let record = &game.record;
+        // The first engine move is made by the side to move after the opening's moves.
+        let mut mover = record.start.side_to_move();
+        if record.opening_moves % 2 == 1 {
+            mover = !mover;
+        }
+        for &ms in &record.times_ms {
+            times[game.engine_of(mover)].push(ms);
+            mover = !mover;
+        }
+    }
+    times
+}
+
+/// `Time a move of NAME: median M ms, max X ms (N moves)`, for each engine that moved.
+fn time_lines(f: &mut fmt::Formatter<'_>, names: &[String; 2], games: &[MatchGame]) -> fmt::Result {
+    for (name, mut times) in names.iter().zip(move_times(games)) {
+        if times.is_empty() {
+            continue;
+        }
+        times.sort_unstable();
+        writeln!(
+            f,
+            "Time a move of {name}: median {} ms, max {} ms ({} moves)",
+            times[times.len() / 2],
+            times[times.len() - 1],
+            times.len()
+        )?;
+    }
+    Ok(())
+}
+
 /// The SPRT's verdict with its LLR and bounds.
 fn sprt_line(
     f: &mut fmt::Formatter<'_>,
@@ -101,8 +138,8 @@ impl fmt::Display for MergedReport<'_> {
 }
 
 impl fmt::Display for MatchSummary {
-    /// The summary: score, Elo and LOS, pentanomial, endings, each engine's faults and
-    /// pondering, and the SPRT verdict.
+    /// The summary: score, Elo and LOS, pentanomial, endings, each engine's time a move,
+    /// faults and pondering, and the SPRT verdict.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         standing(f, &self.names, self.tally, &self.pentanomial)?;
         let reasons: Vec<String> = self
@@ -111,6 +148,7 @@ impl fmt::Display for MatchSummary {
             .map(|g| g.record.ending.reason())
             .collect();
         endings(f, reasons.iter().map(String::as_str))?;
+        time_lines(f, &self.names, &self.games)?;
         // Faults by engine (what no engine should ever do), and pondering for those that
         // ponder: how often the guess was right, the longest wait for `bestmove` after `stop`.
         for (name, totals) in self.names.iter().zip(&self.totals) {
@@ -171,6 +209,43 @@ mod tests {
                 },
             })
             .collect()
+    }
+
+    /// Move times go to the engine that moved: the side to move after the opening's moves
+    /// makes the first, and engine 1 plays Sente in the odd games.
+    #[test]
+    fn move_times_are_counted_for_the_engine_that_moved() {
+        let mut games = games();
+        for game in &mut games {
+            // One opening move, then Gote, Sente, Gote: engine 0 is fast, engine 1 slow.
+            game.record.opening_moves = 1;
+            let gote_ms = if game.engine_of(Color::Gote) == 0 {
+                10
+            } else {
+                800
+            };
+            let sente_ms = 810 - gote_ms;
+            game.record.times_ms = vec![gote_ms, sente_ms, gote_ms + 1];
+        }
+        let [fast, slow] = move_times(&games);
+        assert_eq!(fast.len(), 9);
+        assert_eq!(slow.len(), 9);
+        assert!(fast.iter().all(|&ms| ms <= 11), "{fast:?}");
+        assert!(slow.iter().all(|&ms| ms >= 800), "{slow:?}");
+        let summary = MatchSummary {
+            names: ["a".into(), "b".into()],
+            games,
+            ..Default::default()
+        };
+        let text = summary.to_string();
+        assert!(
+            text.contains("Time a move of a: median 10 ms, max 11 ms (9 moves)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Time a move of b: median 800 ms, max 801 ms (9 moves)"),
+            "{text}"
+        );
     }
 
     /// The verdict is printed with the LLR it was made on; games that finished after the

@@ -62,5 +62,10 @@ fn an_engine_with_its_own_control_gets_four_times_the_time() {
     // A fixed time a move is spent whole: each median sits at its own control.
     assert!((40..=150).contains(&medians["fast"]), "{medians:?}");
     assert!((200..=400).contains(&medians["slow"]), "{medians:?}");
+    // The summary says the same medians as the records.
+    for name in ["fast", "slow"] {
+        let said = format!("Time a move of {name}: median {} ms", medians[name]);
+        assert!(summary.contains(&said), "{said} not in:\n{summary}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
