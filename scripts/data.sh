@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Training data as named datagen runs, made again from their names.
 #
-#   scripts/data.sh make NAME [DIR]      play the run NAME from scratch into DIR/NAME
-#   scripts/data.sh set SET [DIR]        make every run of the named set SET missing in DIR
+#   scripts/data.sh make NAME [DIR]      the run NAME in DIR (default target/data): found, or
+#                                        played from scratch
+#   scripts/data.sh set SET [DIR]        every run of the named set SET in DIR, found or played
+#   scripts/data.sh files SET [DIR]      the paths of SET's runs in DIR, for gogo-train --data
 #   scripts/data.sh verify FILE [GAMES]  play FILE's first GAMES games (default 200) again and
 #                                        check the file holds exactly their records
 #   scripts/data.sh list                 the named sets (scripts/data-sets.txt)
@@ -11,14 +13,20 @@
 # revision REV plays GAMES games of self-play at NODES nodes a move from seed SEED's random
 # openings. EVAL is `classical` (the hand-made evaluation) or a network, genN, taken from the
 # commit that made it the default (below), so the same name makes the same games on any
-# machine. DIR defaults to ../shared/data, which lasts across machines. Both cores are used
-# (game i of a seed is the same game whatever the thread count; only the file's order
-# differs). `gogo-train --data DIR` reads every run in DIR.
+# machine. Both cores are used (game i of a seed is the same game whatever the thread count;
+# only the file's order differs).
+#
+# A run already made is looked for before one is played: in DIR, then in ../shared/data (kept
+# across machines, but only what its README lists: runs made into it by a session were gone
+# at the next), under its name or under the README's shorter EVAL-sSEED-nNODES.bin of a run
+# stopped by hand. One found elsewhere is linked into DIR, so DIR holds the whole set and
+# `gogo-train --data DIR` reads it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/refs.sh
 root=$PWD
-default_dir=$root/../shared/data
+default_dir=$root/target/data
+shared_dir=$root/../shared/data
 
 # The commit at which each network became the built-in default.
 network_commit() {
@@ -68,12 +76,28 @@ play() {
     --seed "$seed" --eval "$e" --out "$1"
 }
 
+# The file of run $name made before, in $1 or the shared directory, if there is one: under its
+# name, or under the shared README's EVAL-sSEED-nNODES.bin (a run stopped by hand, so its
+# game count was not known when it was named).
+find_run() {
+  local d
+  for d in "$1" "$shared_dir"; do
+    if [ -f "$d/$name" ]; then echo "$d/$name"; return; fi
+    if [ -f "$d/$eval-s$seed-n$nodes.bin" ]; then echo "$d/$eval-s$seed-n$nodes.bin"; return; fi
+  done
+  return 1
+}
+
 make_run() {
-  local name=$1 dir=${2:-$default_dir}
-  parse_name "$name"
-  name=$(basename "$name" .bin).bin
+  local dir=${2:-$default_dir} found
+  parse_name "$1"
+  name=$(basename "$1" .bin).bin
   mkdir -p "$dir"
-  if [ -e "$dir/$name" ]; then echo "data.sh: $dir/$name is there already" >&2; return 0; fi
+  if found=$(find_run "$dir"); then
+    if [ "$found" != "$dir/$name" ]; then ln -sfn "$(realpath "$found")" "$dir/$name"; fi
+    echo "data.sh: $dir/$name: made before ($found)" >&2
+    return 0
+  fi
   # Written under a hidden name and renamed when whole: gogo-train leaves dot files alone.
   play "$dir/.partial-$name"
   mv "$dir/.partial-$name" "$dir/$name"
@@ -113,13 +137,20 @@ EOF
 }
 
 case "${1:-}" in
-  make) [ $# -ge 2 ] || { sed -n '2,17p' "$0"; exit 2; }; make_run "$2" "${3:-}" ;;
+  make) [ $# -ge 2 ] || { sed -n '2,24p' "$0"; exit 2; }; make_run "$2" "${3:-}" ;;
   set)
-    [ $# -ge 2 ] || { sed -n '2,17p' "$0"; exit 2; }
+    [ $# -ge 2 ] || { sed -n '2,24p' "$0"; exit 2; }
     runs=$(set_runs "$2")
     for run in $runs; do parse_name "$run"; done
     for run in $runs; do make_run "$run" "${3:-$default_dir}"; done ;;
-  verify) [ $# -ge 2 ] || { sed -n '2,17p' "$0"; exit 2; }; verify "$2" "${3:-200}" ;;
+  files)
+    [ $# -ge 2 ] || { sed -n '2,24p' "$0"; exit 2; }
+    for run in $(set_runs "$2"); do
+      f=${3:-$default_dir}/$(basename "$run" .bin).bin
+      [ -f "$f" ] || { echo "data.sh: $f is missing: scripts/data.sh set $2 makes it" >&2; exit 1; }
+      echo "$f"
+    done ;;
+  verify) [ $# -ge 2 ] || { sed -n '2,24p' "$0"; exit 2; }; verify "$2" "${3:-200}" ;;
   list) grep -v '^#' scripts/data-sets.txt ;;
-  *) sed -n '2,17p' "$0"; exit 2 ;;
+  *) sed -n '2,24p' "$0"; exit 2 ;;
 esac
