@@ -13,7 +13,7 @@ cargo build --release -q -p gogo-usi
 old=$(gogo_at "${1:-45411d5}")
 nnue=$(target/release/gogo score-scale --eval nnue)
 classical=$(target/release/gogo score-scale --eval classical)
-PYTHONPATH=scripts python3 - \
+PYTHONPATH=scripts python3 - --gogo "$PWD/target/release/gogo" \
   --engine "gogo (network)=$PWD/target/release/gogo@$nnue" \
   --engine "gogo (hand-made evaluation)=$PWD/target/release/gogo,UseNNUE=false@$classical" \
   --engine "gogo@${1:-45411d5}=$old@$classical" <<'PY'
@@ -53,6 +53,7 @@ def main():
     ap.add_argument("--engine", action="append", required=True,
                     help="NAME=PATH[,OPTION=VALUE...]@K, K the score scale (win chance "
                          "1/(1+e^(-cp/K)))")
+    ap.add_argument("--gogo", required=True, help="the gogo whose bench positions are used")
     ap.add_argument("--depth", type=int, default=10)
     args = ap.parse_args()
     positions = bench_positions(args.gogo)
