@@ -314,7 +314,10 @@ async fn winning_chances_come_from_the_engines_wdl() {
     let without = r#"while read -r line; do case "$line" in usi) echo "id name shell"; echo usiok;; isready) echo readyok;; "go infinite"*) echo "info depth 8 multipv 1 score cp 107 pv 5d5c";; stop) echo "bestmove 5d5c";; quit) exit 0;; esac; done"#;
     for (script, expected) in [
         (with_wdl, 0.6445),
-        (without, 1.0 / (1.0 + (-107.0f64 / 306.0).exp())),
+        (
+            without,
+            1.0 / (1.0 + (-107.0f64 / gogo_gui::chances::DEFAULT_WIN_SCALE).exp()),
+        ),
     ] {
         let mut s = connect(sh_engine(script)).await;
         next(&mut s, "state", |_| true).await;
