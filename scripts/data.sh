@@ -32,7 +32,7 @@ shared_dir=$root/../shared/data
 network_commit() {
   case "$1" in
     gen1) echo feb90a9 ;; gen2) echo 701a462 ;; gen3) echo 171c017 ;; gen4) echo 88798da ;;
-    gen5) echo 752dfb3 ;;
+    gen5) echo 752dfb3 ;; gen6) echo 115497c ;;
     *) return 1 ;;
   esac
 }
@@ -46,7 +46,7 @@ parse_name() {
     echo "data.sh: $1 is not a run's name" >&2; return 2; }
   read -r eval seed nodes games rev <<<"$fields"
   if [ "$eval" != classical ] && ! network_commit "$eval" >/dev/null; then
-    echo "data.sh: $1: no network named $eval (classical, gen1 to gen5)" >&2
+    echo "data.sh: $1: no network named $eval (classical, gen1 to gen6)" >&2
     return 2
   fi
 }
