@@ -56,15 +56,16 @@ impl TimeBudget {
         hard: None,
     };
 
-    /// The budget for `side` to move under `limits`, keeping `overhead` in reserve for
-    /// the transmission and the GUI.
+    /// The budget for `side` to move under `limits`, keeping `overhead` of a clock in
+    /// reserve for the transmission and the GUI (a fixed time per move keeps none).
     pub fn new(limits: &SearchLimits, side: Color, overhead: Duration) -> TimeBudget {
         if limits.infinite {
             return TimeBudget::UNLIMITED;
         }
         if let Some(t) = limits.movetime {
-            // A fixed time per move is spent whole: nothing is saved for later.
-            let t = t.saturating_sub(overhead).max(Duration::from_millis(1));
+            // `go movetime` asks for exactly that long, as Stockfish reads it: spent whole,
+            // with no overhead held back (no clock runs out; the overhead guards clocks).
+            let t = t.max(Duration::from_millis(1));
             return TimeBudget {
                 soft: None,
                 hard: Some(t),
@@ -454,6 +455,21 @@ mod tests {
         };
         let mut tm = TimeManager::new(&soft_nodes, Color::Sente, ms(0));
         assert!(tm.stop_after(iteration(2, mv), ms(0), false));
+    }
+
+    #[test]
+    fn a_fixed_time_per_move_is_spent_whole_whatever_the_overhead() {
+        let movetime = SearchLimits {
+            movetime: Some(ms(100)),
+            ..Default::default()
+        };
+        let budget = TimeBudget::new(&movetime, Color::Sente, ms(10));
+        assert_eq!(budget.hard, Some(ms(100)));
+        assert_eq!(budget.soft, None);
+        // A clock keeps the overhead back: its hard limit is under what is left.
+        let clock = fischer(100, 0);
+        let budget = TimeBudget::new(&clock, Color::Sente, ms(10));
+        assert!(budget.hard.unwrap() <= ms(90), "{budget:?}");
     }
 
     #[test]

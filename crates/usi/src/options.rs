@@ -222,7 +222,7 @@ pub const OPTIONS: &[UsiOption] = &[
         name: "MoveOverhead",
         aliases: &["Move Overhead"],
         kind: OptionType::Spin { default: 10, min: 0, max: 10_000 },
-        meaning: "milliseconds kept in reserve per move",
+        meaning: "milliseconds kept in reserve per move on a clock (go movetime is spent whole)",
         listed: true,
         set: |o, v| {
             o.move_overhead_ms = number(v) as u64;
