@@ -29,12 +29,15 @@ default_dir=$root/target/data
 shared_dir=$root/../shared/data
 
 # The commit at which each network became the built-in default.
+networks="gen1:feb90a9 gen2:701a462 gen3:171c017 gen4:88798da gen5:752dfb3 gen6:115497c"
+
+# The commit that made network $1 the default, or a failure for a name not in $networks.
 network_commit() {
-  case "$1" in
-    gen1) echo feb90a9 ;; gen2) echo 701a462 ;; gen3) echo 171c017 ;; gen4) echo 88798da ;;
-    gen5) echo 752dfb3 ;; gen6) echo 115497c ;;
-    *) return 1 ;;
-  esac
+  local entry
+  for entry in $networks; do
+    if [ "${entry%%:*}" = "$1" ]; then echo "${entry#*:}"; return 0; fi
+  done
+  return 1
 }
 
 # Splits a run's name into the globals eval seed nodes games rev, or fails saying why. The
@@ -46,7 +49,7 @@ parse_name() {
     echo "data.sh: $1 is not a run's name" >&2; return 2; }
   read -r eval seed nodes games rev <<<"$fields"
   if [ "$eval" != classical ] && ! network_commit "$eval" >/dev/null; then
-    echo "data.sh: $1: no network named $eval (classical, gen1 to gen6)" >&2
+    echo "data.sh: $1: no network named $eval (classical or one of:$(for e in $networks; do printf ' %s' "${e%%:*}"; done))" >&2
     return 2
   fi
 }
