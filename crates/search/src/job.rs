@@ -14,7 +14,8 @@ pub struct SearchOptions {
     pub threads: usize,
     /// Principal variations to report.
     pub multipv: usize,
-    /// Time kept in reserve per move, for the GUI and the pipes.
+    /// Time kept in reserve per move on a clock, for the GUI and the pipes (a `movetime` is
+    /// spent whole).
     pub move_overhead: Duration,
     /// Game rules: repetition meaning and ply limit.
     pub rules: RuleSet,
