@@ -424,7 +424,13 @@ pub fn tune(
                             .iter()
                             .map(|x| format!("{:.3}", x.value))
                             .collect();
-                    let _ = writeln!(out.lock().unwrap(), "{},{result},{}", p.k, values.join(","));
+                    let mut out = out.lock().unwrap();
+                    let _ = writeln!(out, "{},{result},{}", p.k, values.join(","));
+                    if p.k % PLOT_EVERY == 0 {
+                        // Under the file's lock, so the plot never reads half a line.
+                        write_plot(&config.out);
+                    }
+                    drop(out);
                     (progress.lock().unwrap())(p.k, &s.0.params);
                 }
                 for e in engines {
@@ -436,9 +442,20 @@ pub fn tune(
     if let Some(e) = error.into_inner().unwrap() {
         return Err(e);
     }
-    let csv = std::fs::read_to_string(&config.out).map_err(SpsaError::Io)?;
-    let _ = std::fs::write(Path::new(&config.out).with_extension("svg"), plot(&csv));
+    write_plot(&config.out);
     Ok(state.into_inner().unwrap().0.params)
+}
+
+/// Iterations between refreshes of the plot: long runs are stopped, not finished, and their
+/// trajectory should be plotted all the same.
+const PLOT_EVERY: usize = 10;
+
+/// Plots the trajectory `out` into the SVG beside it. Best effort: a plot that cannot be
+/// written does not stop the tuning.
+fn write_plot(out: &Path) {
+    if let Ok(csv) = std::fs::read_to_string(out) {
+        let _ = std::fs::write(out.with_extension("svg"), plot(&csv));
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! `gogo-arena tune` end to end with a scripted engine: the trajectory gets one line per
-//! iteration, the plot is written, and a second run resumes where the first stopped.
+//! iteration, the plot is written (also while a run goes on), and a second run resumes where
+//! the first stopped.
 
 mod common;
 
@@ -60,5 +61,44 @@ fn a_tuning_run_writes_its_trajectory_and_resumes() {
         .map(|l| l.split(',').next().unwrap())
         .collect();
     assert_eq!(iterations, ["1", "2", "3", "4", "5"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_long_run_is_plotted_while_it_goes_on() {
+    let dir = std::env::temp_dir().join(format!("gogo-tune-long-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tunables = dir.join("tunables.csv");
+    std::fs::write(&tunables, "name,default,min,max,step\nA,25,10,60,5\n").unwrap();
+    let out = dir.join("trajectory.csv");
+    let svg = out.with_extension("svg");
+    let engine = format!(
+        "name=script,cmd={},arg=!resign",
+        env!("CARGO_BIN_EXE_usi-script-engine")
+    );
+    // Far more iterations than can finish: long runs are stopped, not finished.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gogo-arena"))
+        .args(["tune", "--engine", &engine, "--tunables"])
+        .arg(&tunables)
+        .args(["--iterations", "100000000", "--tc", "movetime=50"])
+        .args(["--concurrency", "1", "--out"])
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("gogo-arena runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while !svg.exists() && std::time::Instant::now() < deadline {
+        assert!(child.try_wait().unwrap().is_none(), "the run stopped");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let running = child.try_wait().unwrap().is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(running, "the run stopped");
+    let plot = std::fs::read_to_string(&svg).expect("a plot while the run goes on");
+    assert!(plot.contains("<svg") && plot.contains("A"), "{plot}");
+    let rows = std::fs::read_to_string(&out).unwrap().lines().count() - 1;
+    assert!(rows >= 10, "plotted after {rows} iterations");
     let _ = std::fs::remove_dir_all(&dir);
 }
