@@ -450,11 +450,15 @@ pub fn tune(
 /// trajectory should be plotted all the same.
 const PLOT_EVERY: usize = 10;
 
-/// Plots the trajectory `out` into the SVG beside it. Best effort: a plot that cannot be
-/// written does not stop the tuning.
+/// Plots the trajectory `out` into the SVG beside it, whole or not at all (written aside and
+/// renamed, since a viewer may read it while the run goes on). Best effort: a plot that
+/// cannot be written does not stop the tuning.
 fn write_plot(out: &Path) {
     if let Ok(csv) = std::fs::read_to_string(out) {
-        let _ = std::fs::write(out.with_extension("svg"), plot(&csv));
+        let (svg, aside) = (out.with_extension("svg"), out.with_extension("svg.partial"));
+        if std::fs::write(&aside, plot(&csv)).is_ok() {
+            let _ = std::fs::rename(&aside, &svg);
+        }
     }
 }
 

@@ -76,26 +76,34 @@ fn a_long_run_is_plotted_while_it_goes_on() {
         "name=script,cmd={},arg=!resign",
         env!("CARGO_BIN_EXE_usi-script-engine")
     );
-    // Far more iterations than can finish: long runs are stopped, not finished.
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gogo-arena"))
-        .args(["tune", "--engine", &engine, "--tunables"])
-        .arg(&tunables)
-        .args(["--iterations", "100000000", "--tc", "movetime=50"])
-        .args(["--concurrency", "1", "--out"])
-        .arg(&out)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("gogo-arena runs");
+    // Far more iterations than can finish: long runs are stopped, not finished. The guard
+    // stops this one however the test ends.
+    struct KillOnDrop(std::process::Child);
+    impl Drop for KillOnDrop {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut run = KillOnDrop(
+        std::process::Command::new(env!("CARGO_BIN_EXE_gogo-arena"))
+            .args(["tune", "--engine", &engine, "--tunables"])
+            .arg(&tunables)
+            .args(["--iterations", "100000000", "--tc", "movetime=50"])
+            .args(["--concurrency", "1", "--out"])
+            .arg(&out)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("gogo-arena runs"),
+    );
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
     while !svg.exists() && std::time::Instant::now() < deadline {
-        assert!(child.try_wait().unwrap().is_none(), "the run stopped");
+        assert!(run.0.try_wait().unwrap().is_none(), "the run stopped");
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    let running = child.try_wait().unwrap().is_none();
-    let _ = child.kill();
-    let _ = child.wait();
-    assert!(running, "the run stopped");
+    assert!(run.0.try_wait().unwrap().is_none(), "the run stopped");
+    drop(run);
     let plot = std::fs::read_to_string(&svg).expect("a plot while the run goes on");
     assert!(plot.contains("<svg") && plot.contains("A"), "{plot}");
     let rows = std::fs::read_to_string(&out).unwrap().lines().count() - 1;
