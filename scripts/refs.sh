@@ -7,10 +7,18 @@ median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2 ? a[(NR + 1) / 2] : (a
 GOGO_REF_DIR=${GOGO_REF_DIR:-$HOME/.cache/gogo-refs}
 mkdir -p "$GOGO_REF_DIR"
 
+# Scripts run side by side (the tests of crates/arena/tests/scale.rs do) would fail on apt's
+# own locks; one lock file of ours makes them take turns, and apt waits for a lock held by
+# anything else.
 _apt_updated=""
 apt_install() {
-  if [ -z "$_apt_updated" ]; then apt-get update -qq >&2; _apt_updated=1; fi
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >&2
+  local wait=(-o DPkg::Lock::Timeout=600)
+  (
+    flock -w 1200 9 || { echo "apt_install: apt is busy for 20 minutes" >&2; exit 1; }
+    if [ -z "$_apt_updated" ]; then apt-get "${wait[@]}" update -qq >&2 || exit 1; fi
+    DEBIAN_FRONTEND=noninteractive apt-get "${wait[@]}" install -y -qq "$@" >&2
+  ) 9>/var/lock/gogo-apt.lock || return 1
+  _apt_updated=1
 }
 
 # Debian fairy-stockfish; sets FAIRY to its path.
