@@ -118,7 +118,21 @@ enum Command {
         /// Seed of the perturbations.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// The learning rate at the end (Fishtest's r_end, made for tens of thousands of
+        /// pairs; a run of a few thousand needs a larger one to move a parameter by a step).
+        #[arg(long, default_value_t = gogo_arena::spsa::FISHTEST_R_END, value_parser = positive_rate)]
+        r_end: f64,
     },
+}
+
+/// A learning rate: a finite number above 0 and at most 1 (beyond that one pair's step
+/// outgrows the perturbation).
+fn positive_rate(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(r) if r.is_finite() && r > 0.0 && r <= 1.0 => Ok(r),
+        Ok(_) => Err(format!("{text}: a learning rate is above 0 and at most 1")),
+        Err(e) => Err(format!("{text}: {e}")),
+    }
 }
 
 /// `gogo-arena tune`.
@@ -132,6 +146,7 @@ fn tune_command(
     concurrency: usize,
     out: &std::path::Path,
     seed: u64,
+    r_end: f64,
 ) -> ExitCode {
     let params = match std::fs::read_to_string(tunables)
         .map_err(gogo_arena::spsa::SpsaError::Io)
@@ -171,6 +186,7 @@ fn tune_command(
         concurrency,
         out: out.to_path_buf(),
         seed,
+        r_end,
         startup_timeout: Duration::from_secs(30),
     };
     let mut progress = |k: usize, params: &[gogo_arena::spsa::Param]| {
@@ -356,6 +372,7 @@ fn main() -> ExitCode {
             concurrency,
             out,
             seed,
+            r_end,
         }) => {
             return tune_command(
                 engine,
@@ -366,6 +383,7 @@ fn main() -> ExitCode {
                 *concurrency,
                 out,
                 *seed,
+                *r_end,
             )
         }
         None => {}

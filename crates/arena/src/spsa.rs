@@ -92,6 +92,11 @@ pub fn read_params(csv: &str) -> Result<Vec<Param>, SpsaError> {
     Ok(params)
 }
 
+/// Fishtest's `r_end`. It is set for runs of tens of thousands of game pairs: at it a decisive
+/// pair moves a parameter by 0.004 of its step at the end, so a run of a few thousand pairs
+/// (all two cores do in an hour or two) moves nothing by a step; such a run takes a larger one.
+pub const FISHTEST_R_END: f64 = 0.002;
+
 /// SPSA's gains, as Fishtest sets them from the run's length.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Gains {
@@ -112,7 +117,7 @@ impl Gains {
     pub fn new(iterations: usize) -> Gains {
         Gains {
             iterations,
-            r_end: 0.002,
+            r_end: FISHTEST_R_END,
             big_a: iterations as f64 / 10.0,
             alpha: 0.602,
             gamma: 0.101,
@@ -296,6 +301,8 @@ pub struct TuneConfig {
     pub out: PathBuf,
     /// Seed of the signs.
     pub seed: u64,
+    /// The learning rate at the end ([`Gains::r_end`]).
+    pub r_end: f64,
     /// How long an engine may take to start.
     pub startup_timeout: Duration,
 }
@@ -371,7 +378,10 @@ pub fn tune(
     let state = Mutex::new((
         Spsa {
             params,
-            gains: Gains::new(config.iterations),
+            gains: Gains {
+                r_end: config.r_end,
+                ..Gains::new(config.iterations)
+            },
             started: done,
         },
         Rng::new(config.seed ^ done as u64),
@@ -494,6 +504,34 @@ mod tests {
         }
         let x = spsa.params[0].value;
         assert!((130.0..=170.0).contains(&x), "{x}");
+    }
+
+    /// A run's `r_end` scales every step by the same factor, and at the end a decisive pair
+    /// moves a parameter by `2 * r_end` of its step (so Fishtest's 0.004 of a step).
+    #[test]
+    fn the_end_learning_rate_scales_each_step() {
+        let moved = |r_end: f64, k: usize| {
+            let mut spsa = Spsa {
+                params: vec![param("X", 100.0)],
+                gains: Gains {
+                    r_end,
+                    ..Gains::new(1000)
+                },
+                started: k - 1,
+            };
+            let p = spsa.perturb(&mut Rng::new(5));
+            spsa.update(&p, 2.0);
+            (spsa.params[0].value - 100.0).abs()
+        };
+        let at_end = moved(FISHTEST_R_END, 1000);
+        assert!(
+            (at_end - 2.0 * FISHTEST_R_END * 10.0).abs() < 1e-9,
+            "{at_end}"
+        );
+        for k in [1, 300, 1000] {
+            let ratio = moved(0.01, k) / moved(FISHTEST_R_END, k);
+            assert!((ratio - 5.0).abs() < 1e-9, "k {k}: {ratio}");
+        }
     }
 
     #[test]

@@ -64,6 +64,53 @@ fn a_tuning_run_writes_its_trajectory_and_resumes() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A learning rate that is not a number in (0, 1] is refused before anything is written;
+/// one in range is taken.
+#[test]
+fn the_learning_rate_is_checked_before_the_run() {
+    let dir = std::env::temp_dir().join(format!("gogo-tune-rate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tunables = dir.join("tunables.csv");
+    std::fs::write(&tunables, "name,default,min,max,step\nA,25,10,60,5\n").unwrap();
+    let out = dir.join("trajectory.csv");
+    let engine = format!(
+        "name=script,cmd={},arg=!resign",
+        env!("CARGO_BIN_EXE_usi-script-engine")
+    );
+    for rate in ["0", "-0.01", "1.5", "NaN", "inf", "fast"] {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_gogo-arena"))
+            .args(["tune", "--engine", &engine, "--tunables"])
+            .arg(&tunables)
+            .args(["--iterations", "2", &format!("--r-end={rate}"), "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{rate}: {output:?}");
+        assert!(
+            String::from_utf8_lossy(&output.stderr).contains("--r-end"),
+            "{rate}: {output:?}"
+        );
+        assert!(!out.exists(), "{rate}");
+    }
+    // A rate in range is taken: the run goes ahead.
+    run_arena(&[
+        "tune",
+        "--engine",
+        &engine,
+        "--tunables",
+        tunables.to_str().unwrap(),
+        "--iterations",
+        "2",
+        "--r-end=0.01",
+        "--concurrency",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 3);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_long_run_is_plotted_while_it_goes_on() {
     let dir = std::env::temp_dir().join(format!("gogo-tune-long-{}", std::process::id()));
