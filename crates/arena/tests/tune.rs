@@ -64,19 +64,31 @@ fn a_tuning_run_writes_its_trajectory_and_resumes() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A learning rate that is not a number in (0, 1] is refused before anything is written;
-/// one in range is taken.
-#[test]
-fn the_learning_rate_is_checked_before_the_run() {
-    let dir = std::env::temp_dir().join(format!("gogo-tune-rate-{}", std::process::id()));
+/// A scratch directory for a run named `name`, with one tunable; its tunables file and
+/// where the trajectory goes.
+fn one_parameter_run(name: &str) -> (std::path::PathBuf, std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("gogo-tune-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let tunables = dir.join("tunables.csv");
     std::fs::write(&tunables, "name,default,min,max,step\nA,25,10,60,5\n").unwrap();
     let out = dir.join("trajectory.csv");
-    let engine = format!(
+    (dir, tunables, out)
+}
+
+/// The scripted engine that resigns as Sente at once: every pair splits, nothing moves.
+fn resigning_engine() -> String {
+    format!(
         "name=script,cmd={},arg=!resign",
         env!("CARGO_BIN_EXE_usi-script-engine")
-    );
+    )
+}
+
+/// A learning rate that is not a number in (0, 1] is refused before anything is written;
+/// one in range is taken.
+#[test]
+fn the_learning_rate_is_checked_before_the_run() {
+    let (dir, tunables, out) = one_parameter_run("rate");
+    let engine = resigning_engine();
     for rate in ["0", "-0.01", "1.5", "NaN", "inf", "fast"] {
         let output = std::process::Command::new(env!("CARGO_BIN_EXE_gogo-arena"))
             .args(["tune", "--engine", &engine, "--tunables"])
@@ -113,16 +125,9 @@ fn the_learning_rate_is_checked_before_the_run() {
 
 #[test]
 fn a_long_run_is_plotted_while_it_goes_on() {
-    let dir = std::env::temp_dir().join(format!("gogo-tune-long-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let tunables = dir.join("tunables.csv");
-    std::fs::write(&tunables, "name,default,min,max,step\nA,25,10,60,5\n").unwrap();
-    let out = dir.join("trajectory.csv");
+    let (dir, tunables, out) = one_parameter_run("long");
     let svg = out.with_extension("svg");
-    let engine = format!(
-        "name=script,cmd={},arg=!resign",
-        env!("CARGO_BIN_EXE_usi-script-engine")
-    );
+    let engine = resigning_engine();
     // Far more iterations than can finish: long runs are stopped, not finished. The guard
     // stops this one however the test ends.
     struct KillOnDrop(std::process::Child);
