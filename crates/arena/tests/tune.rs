@@ -18,27 +18,7 @@ fn a_tuning_run_writes_its_trajectory_and_resumes() {
     .unwrap();
     let out = dir.join("trajectory.csv");
     // Sente resigns at once: each pair is one win each, a result of 0, so nothing moves.
-    let engine = format!(
-        "name=script,cmd={},arg=!resign",
-        env!("CARGO_BIN_EXE_usi-script-engine")
-    );
-    let tune = |iterations: &str| {
-        run_arena(&[
-            "tune",
-            "--engine",
-            &engine,
-            "--tunables",
-            tunables.to_str().unwrap(),
-            "--iterations",
-            iterations,
-            "--tc",
-            "movetime=50",
-            "--concurrency",
-            "1",
-            "--out",
-            out.to_str().unwrap(),
-        ])
-    };
+    let tune = |iterations: &str| tune_run(&tunables, &out, &["--iterations", iterations]);
     let first = tune("3");
     assert_eq!(first.lines().collect::<Vec<_>>(), ["A 25", "B 90"]);
     let csv = std::fs::read_to_string(&out).unwrap();
@@ -83,6 +63,27 @@ fn resigning_engine() -> String {
     )
 }
 
+/// A run of the resigning engine on `tunables` into `out`, one pair at a time at 50 ms, with
+/// `extra` arguments; its stdout (the final values).
+fn tune_run(tunables: &std::path::Path, out: &std::path::Path, extra: &[&str]) -> String {
+    let engine = resigning_engine();
+    let mut args = vec![
+        "tune",
+        "--engine",
+        &engine,
+        "--tunables",
+        tunables.to_str().unwrap(),
+        "--tc",
+        "movetime=50",
+        "--concurrency",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    run_arena(&args)
+}
+
 /// A learning rate that is not a number in (0, 1] is refused before anything is written;
 /// one in range is taken.
 #[test]
@@ -105,20 +106,7 @@ fn the_learning_rate_is_checked_before_the_run() {
         assert!(!out.exists(), "{rate}");
     }
     // A rate in range is taken: the run goes ahead.
-    run_arena(&[
-        "tune",
-        "--engine",
-        &engine,
-        "--tunables",
-        tunables.to_str().unwrap(),
-        "--iterations",
-        "2",
-        "--r-end=0.01",
-        "--concurrency",
-        "1",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    tune_run(&tunables, &out, &["--iterations", "2", "--r-end=0.01"]);
     assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 3);
     let _ = std::fs::remove_dir_all(&dir);
 }
