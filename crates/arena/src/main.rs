@@ -148,8 +148,8 @@ fn tune_command(
     seed: u64,
     r_end: f64,
 ) -> ExitCode {
-    let params = match std::fs::read_to_string(tunables)
-        .map_err(gogo_arena::spsa::SpsaError::Io)
+    let params = match gogo_files::read_text(tunables, TUNABLES_FILE)
+        .map_err(|e| gogo_arena::spsa::SpsaError::Io(std::io::Error::other(e.problem_text())))
         .and_then(|t| gogo_arena::spsa::read_params(&t))
     {
         Ok(p) => p,
@@ -160,8 +160,8 @@ fn tune_command(
     };
     let rules = RuleSet::standard();
     let openings = match openings {
-        Some(path) => match std::fs::read_to_string(path)
-            .map_err(|e| e.to_string())
+        Some(path) => match gogo_files::read_text(path, OPENINGS_FILE)
+            .map_err(|e| e.problem_text())
             .and_then(|t| read_openings(&t).map_err(|e| e.to_string()))
         {
             Ok(o) if !o.is_empty() => o,
@@ -210,6 +210,13 @@ fn tune_command(
     }
 }
 
+/// The most a match's JSON lines may be (a million games of a few hundred bytes).
+const MATCH_RECORDS: gogo_files::Limit = gogo_files::Limit::new(1 << 30, "a match's JSON lines");
+/// The most an openings file may be.
+const OPENINGS_FILE: gogo_files::Limit = gogo_files::Limit::new(64 << 20, "an openings file");
+/// The most a tunables file may be.
+const TUNABLES_FILE: gogo_files::Limit = gogo_files::Limit::new(1 << 20, "a tunables file");
+
 /// The exit status of a merge whose run is not whole (without `--partial`).
 const INCOMPLETE: u8 = 3;
 /// The exit statuses of a merge whose `--sprt` has decided, whole run or not, so that a
@@ -254,10 +261,10 @@ fn kept_games_in(
     path: &std::path::Path,
     header: &RunHeader,
 ) -> Result<Vec<(usize, String)>, String> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => kept_games(&text, header),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-        Err(e) => Err(e.to_string()),
+    match gogo_files::read_text_if_exists(path, MATCH_RECORDS) {
+        Ok(Some(text)) => kept_games(&text, header),
+        Ok(None) => Ok(Vec::new()),
+        Err(e) => Err(e.problem_text()),
     }
 }
 
@@ -278,10 +285,10 @@ fn which(program: &str) -> Option<std::path::PathBuf> {
 fn merge_command(files: &[std::path::PathBuf], sprt: Option<Sprt>, partial: bool) -> ExitCode {
     let mut texts = Vec::new();
     for path in files {
-        match std::fs::read_to_string(path) {
+        match gogo_files::read_text(path, MATCH_RECORDS) {
             Ok(t) => texts.push(t),
             Err(e) => {
-                eprintln!("gogo-arena merge: {}: {e}", path.display());
+                eprintln!("gogo-arena merge: {e}");
                 return ExitCode::from(2);
             }
         }
@@ -401,8 +408,8 @@ fn main() -> ExitCode {
         cli.rules
     };
     let openings = match &cli.openings {
-        Some(path) => match std::fs::read_to_string(path)
-            .map_err(|e| e.to_string())
+        Some(path) => match gogo_files::read_text(path, OPENINGS_FILE)
+            .map_err(|e| e.problem_text())
             .and_then(|t| read_openings(&t).map_err(|e| e.to_string()))
         {
             Ok(o) if !o.is_empty() => o,

@@ -58,9 +58,12 @@ impl Shard {
     /// The schedule indices of this shard's games in a match of `total` games (both games of
     /// each of its pairs, in order).
     pub fn games(&self, total: usize) -> Vec<usize> {
-        (0..total)
-            .filter(|g| (g / 2) % self.count.max(1) == self.index)
-            .collect()
+        (0..total).filter(|&g| self.holds(g)).collect()
+    }
+
+    /// Whether the game of schedule index `game` is this shard's.
+    pub fn holds(&self, game: usize) -> bool {
+        (game / 2) % self.count.max(1) == self.index
     }
 }
 
@@ -283,6 +286,8 @@ pub fn merge(texts: &[String]) -> Result<Merged, MergeError> {
             .filter(|(_, l)| !l.trim().is_empty())
             .collect();
         let mut has_header = false;
+        // This file's shard, once its header is read: its games must be of it.
+        let mut file_shard: Option<Shard> = None;
         for (n, &(l, line)) in lines.iter().enumerate() {
             let error = |what: String| MergeError {
                 file: f + 1,
@@ -300,6 +305,15 @@ pub fn merge(texts: &[String]) -> Result<Merged, MergeError> {
             };
             if let Some(h) = RunHeader::from_json(&v) {
                 let h = h.map_err(error)?;
+                if has_header {
+                    return Err(error("a second run header in one file".into()));
+                }
+                if n > 0 {
+                    return Err(error(
+                        "a run header after games: it must be the first line".into(),
+                    ));
+                }
+                file_shard = Some(h.shard);
                 if let Some(first) = &header {
                     if first.run != h.run
                         || first.games != h.games
@@ -328,6 +342,23 @@ pub fn merge(texts: &[String]) -> Result<Merged, MergeError> {
                 .ok_or_else(|| error("no \"game\" number".into()))?
                 as usize
                 - 1;
+            if let (Some(shard), Some(h)) = (file_shard, &header) {
+                if index >= h.games {
+                    return Err(error(format!(
+                        "game {} is outside the run's {} games",
+                        index + 1,
+                        h.games
+                    )));
+                }
+                if !shard.holds(index) {
+                    return Err(error(format!(
+                        "game {} is not of shard {}/{}, which this file's header names",
+                        index + 1,
+                        shard.index + 1,
+                        shard.count
+                    )));
+                }
+            }
             let (sente, gote) = (field("sente")?, field("gote")?);
             // Engine 0 is Sente in the first game of each pair.
             let pair_names = if index.is_multiple_of(2) {
@@ -506,6 +537,34 @@ mod tests {
             MAX_RUN_GAMES + 1
         );
         assert!(merge(&[many + "\n"]).is_err());
+        // Issue 54: games outside the header's run, or a second header, are refused with
+        // their line: a header for 8 games does not score a ninth, nor game 2^64-1, and
+        // one file cannot speak for two shards.
+        let ninth = [header("tc=40", "1/1"), game(9)].join("\n") + "\n";
+        let error = merge(&[ninth]).unwrap_err();
+        assert!(error.what.contains("outside the run's 8 games"), "{error}");
+        assert_eq!(error.line, 2);
+        let last = header("tc=40", "1/1")
+            + "\n"
+            + &game(1).replace("\"game\":1", "\"game\":18446744073709551615")
+            + "\n";
+        assert!(merge(&[last]).is_err());
+        let two_headers = [
+            header("tc=40", "1/2"),
+            game(1),
+            header("tc=40", "2/2"),
+            game(3),
+        ]
+        .join("\n")
+            + "\n";
+        let error = merge(&[two_headers]).unwrap_err();
+        assert!(error.what.contains("second run header"), "{error}");
+        assert_eq!(error.line, 3);
+        let other_shard = [header("tc=40", "1/2"), game(3)].join("\n") + "\n";
+        assert!(merge(&[other_shard])
+            .unwrap_err()
+            .what
+            .contains("not of shard 1/2"));
         // An empty file (an engine that never started) is a missing shard, not a success.
         let empty = merge(&[String::new()]).unwrap();
         assert!(!empty.completeness.is_complete());

@@ -187,42 +187,53 @@ impl Book {
 
     /// Every position the book reaches `plies` plies from `start` by its moves (a move
     /// counts where its child is a book position), each once with the first line found to it
-    /// (moves best first), in that order; the position's eval is its best searched move's, for
-    /// the side to move. Opening sets for matches come from here.
+    /// (moves best first, lines in the order of the positions they come from), in that
+    /// order; the position's eval is its best searched move's, for the side to move. Opening
+    /// sets for matches come from here.
+    ///
+    /// Breadth first, one depth at a time, each position met once per depth by its key: a
+    /// transposition or a cycle is not walked again, so the work is at most the book's size
+    /// a ply (it stops early where no line goes on), without recursion, whatever `plies`.
     pub fn lines(&self, start: &Position, plies: usize) -> Vec<(Vec<Move>, i32)> {
-        let mut out = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        let mut line = Vec::new();
-        self.walk(start, plies, &mut line, &mut seen, &mut out);
-        out
-    }
-
-    fn walk(
-        &self,
-        pos: &Position,
-        plies: usize,
-        line: &mut Vec<Move>,
-        seen: &mut std::collections::HashSet<u64>,
-        out: &mut Vec<(Vec<Move>, i32)>,
-    ) {
-        let Some(entry) = self.get(pos) else { return };
-        if line.len() == plies {
-            if seen.insert(pos.key()) {
+        if self.get(start).is_none() {
+            return Vec::new();
+        }
+        // Every node reached: the move to it and its parent's index (lines are read back
+        // from these at the end, so no line is copied at each depth).
+        let mut nodes: Vec<(Option<Move>, usize)> = vec![(None, 0)];
+        let mut frontier: Vec<(Position, usize)> = vec![(start.clone(), 0)];
+        for _ in 0..plies {
+            let mut seen = std::collections::HashSet::new();
+            let mut next = Vec::new();
+            for (pos, index) in &frontier {
+                for m in self.moves(pos) {
+                    let child = pos.played(m.mv);
+                    if self.get(&child).is_some() && seen.insert(child.key()) {
+                        nodes.push((Some(m.mv), *index));
+                        next.push((child, nodes.len() - 1));
+                    }
+                }
+            }
+            if next.is_empty() {
+                return Vec::new();
+            }
+            frontier = next;
+        }
+        frontier
+            .into_iter()
+            .map(|(pos, mut index)| {
+                let mut line = Vec::with_capacity(plies);
+                while let (Some(mv), parent) = nodes[index] {
+                    line.push(mv);
+                    index = parent;
+                }
+                line.reverse();
                 // A move from games alone has no eval to stand for the position.
+                let entry = self.get(&pos).expect("a book position");
                 let searched = entry.moves.iter().filter(|m| m.depth > 0);
-                let best = searched.map(|m| m.eval).max().unwrap_or(0);
-                out.push((line.clone(), best));
-            }
-            return;
-        }
-        for m in self.moves(pos) {
-            let child = pos.played(m.mv);
-            if self.get(&child).is_some() {
-                line.push(m.mv);
-                self.walk(&child, plies, line, seen, out);
-                line.pop();
-            }
-        }
+                (line, searched.map(|m| m.eval).max().unwrap_or(0))
+            })
+            .collect()
     }
 
     /// The minimax value of the book: each move whose child position is in the book (and has

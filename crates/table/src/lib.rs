@@ -60,6 +60,69 @@ pub fn available_memory() -> Option<usize> {
     kib.checked_mul(1024)
 }
 
+/// The threads a tool may run for its searches: at most the machine's cores (more only
+/// take turns on them, each with tables of its own), and no more memory than the system has
+/// available.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThreadCountError {
+    /// Threads asked for.
+    pub asked: usize,
+    /// The machine's cores (`available_parallelism`).
+    pub cores: usize,
+    /// What one thread takes, MiB (its tables).
+    pub per_thread_mb: usize,
+    /// The memory available, MiB, when that is what the count exceeds.
+    pub available_mb: Option<usize>,
+}
+
+impl std::fmt::Display for ThreadCountError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (asked, cores, per) = (self.asked, self.cores, self.per_thread_mb);
+        match self.available_mb {
+            _ if asked == 0 => write!(f, "0 threads: at least 1"),
+            Some(available) => write!(
+                f,
+                "{asked} threads of {per} MiB each are more than the {available} MiB of memory \
+                 the system has available"
+            ),
+            None => write!(
+                f,
+                "{asked} threads: at most {cores}, this machine's cores (each thread takes \
+                 {per} MiB)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ThreadCountError {}
+
+/// The machine's cores as the system gives them to this process (1 where it cannot tell).
+pub fn machine_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// `asked` threads, each taking `per_thread_mb` MiB, if the machine has the cores and the
+/// memory for them; else why not, with the figures.
+pub fn check_threads(asked: usize, per_thread_mb: usize) -> Result<usize, ThreadCountError> {
+    let cores = machine_cores();
+    let error = |available_mb| ThreadCountError {
+        asked,
+        cores,
+        per_thread_mb,
+        available_mb,
+    };
+    if asked == 0 || asked > cores {
+        return Err(error(None));
+    }
+    if let Some(available) = available_memory() {
+        let needed = asked.saturating_mul(per_thread_mb).saturating_mul(1 << 20);
+        if needed > available {
+            return Err(error(Some(available >> 20)));
+        }
+    }
+    Ok(asked)
+}
+
 /// What a table of `megabytes` MiB, `entry_bytes` an entry, is asked to be.
 #[derive(Clone, Copy, Debug)]
 pub struct TableShape {
@@ -179,4 +242,24 @@ pub fn advise_huge_pages<T>(entries: &mut Vec<T>) {
     }
     #[cfg(not(target_os = "linux"))]
     let _ = entries;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thread_counts_are_bounded_by_the_machine() {
+        let cores = machine_cores();
+        assert_eq!(check_threads(cores, 1), Ok(cores));
+        let error = check_threads(cores + 1, 1).unwrap_err().to_string();
+        assert!(error.contains(&format!("at most {cores}")), "{error}");
+        assert!(check_threads(0, 1).is_err());
+        assert!(check_threads(100_000, 24).is_err());
+        // More memory than any machine has: refused with the figure.
+        if available_memory().is_some() {
+            let error = check_threads(1, usize::MAX >> 21).unwrap_err().to_string();
+            assert!(error.contains("MiB of memory"), "{error}");
+        }
+    }
 }

@@ -182,12 +182,17 @@ pub struct DataFile {
     pub summary: String,
 }
 
-/// Reads one source. A file named as a run must agree with its header.
+/// The most a data file may be (some hundred million positions: more than a machine
+/// trains on).
+pub const DATA_FILE: gogo_files::Limit = gogo_files::Limit::new(16 << 30, "a data file");
+
+/// Reads one source (a regular file of at most [`DATA_FILE`], through a bounded reader). A
+/// file named as a run must agree with its header.
 pub fn read_source(source: &DataSource) -> Result<DataFile, String> {
     let shown = source.path.display();
-    let (header, records) = std::fs::File::open(&source.path)
-        .map_err(|e| data::DataError::Io(e.to_string()))
-        .and_then(|mut f| data::read_all(&mut std::io::BufReader::new(&mut f)))
+    let (header, records) = gogo_files::open(&source.path, DATA_FILE)
+        .map_err(|e| data::DataError::Io(e.problem_text()))
+        .and_then(|f| data::read_all(&mut std::io::BufReader::new(f)))
         .map_err(|e| format!("{shown}: {e}"))?;
     let run = source
         .path

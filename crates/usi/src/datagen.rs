@@ -300,6 +300,10 @@ pub enum DatagenError {
     Records(std::path::PathBuf, data::DataError),
     /// The game threads could not be started.
     Threads(rayon::ThreadPoolBuildError),
+    /// More threads than the machine has cores or memory for.
+    ThreadCount(gogo_table::ThreadCountError),
+    /// The output cannot be written: not a regular file, or a file that is not data.
+    File(gogo_files::FileError),
     /// The hash table size cannot be had.
     Table(gogo_search::tt::TableSizeError),
 }
@@ -310,6 +314,8 @@ impl std::fmt::Display for DatagenError {
             DatagenError::Write(path, e) => write!(f, "{}: {e}", path.display()),
             DatagenError::Records(path, e) => write!(f, "{}: {e}", path.display()),
             DatagenError::Threads(e) => write!(f, "cannot start the game threads: {e}"),
+            DatagenError::ThreadCount(e) => write!(f, "--threads {e}"),
+            DatagenError::File(e) => write!(f, "{e}"),
             DatagenError::Table(e) => write!(f, "{e}"),
         }
     }
@@ -325,9 +331,14 @@ pub fn run(
 ) -> Result<DatagenTotals, DatagenError> {
     // Each game thread makes a table of this size: one now says whether it can be had.
     drop(Searcher::new(config.hash_mb).map_err(DatagenError::Table)?);
+    // A game thread takes its table and a few MiB of its own.
+    gogo_table::check_threads(config.threads, config.hash_mb + 8)
+        .map_err(DatagenError::ThreadCount)?;
     let write_error = |e| DatagenError::Write(config.out.clone(), e);
-    let file = std::fs::File::create(&config.out).map_err(write_error)?;
-    let mut out = std::io::BufWriter::new(file);
+    let output = data_output(&config.out).map_err(DatagenError::File)?;
+    // Written beside the output and renamed over it when the run ends: a run that fails
+    // or is stopped leaves the old file as it was.
+    let mut out = output.create().map_err(DatagenError::File)?;
     out.write_all(&data::header(
         config.score_scale,
         config.seed,
@@ -383,8 +394,38 @@ pub fn run(
     if let Some(e) = failed_write {
         return Err(DatagenError::Records(config.out.clone(), e));
     }
+    out.commit().map_err(DatagenError::File)?;
     progress(&totals, start.elapsed());
     Ok(totals)
+}
+
+/// The output of a data run: a file already there must be training data (its header
+/// reads), or it is not written over.
+fn data_output(path: &std::path::Path) -> Result<gogo_files::Output, gogo_files::FileError> {
+    use std::io::Read;
+    let output = gogo_files::Output::new(path, &[])?;
+    if output.exists() {
+        let limit = gogo_files::Limit::new(u64::MAX, "a data file");
+        let mut header = [0; data::HEADER_BYTES];
+        let read = gogo_files::open(path, limit)
+            .and_then(|mut f| {
+                f.read_exact(&mut header)
+                    .map_err(|e| gogo_files::FileError::io(path, e))
+            })
+            .map_err(|e| e.problem_text())
+            .and_then(|()| {
+                data::read_header(&header)
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            });
+        if let Err(why) = read {
+            return Err(gogo_files::FileError::new(
+                path,
+                gogo_files::Problem::NotOurs(why),
+            ));
+        }
+    }
+    Ok(output)
 }
 
 #[cfg(test)]

@@ -17,10 +17,14 @@ pub struct SourceGame {
     pub result: Option<Option<Color>>,
 }
 
+/// The most a file of games may be: the arena's JSON lines of a long match.
+pub const GAME_FILE: gogo_files::Limit = gogo_files::Limit::new(1 << 30, "a file of games");
+
 /// Reads the games of a file: the arena's JSON lines (`.jsonl`: `start` and `moves` of each
-/// line), a KIF (`.kif`, `.kifu`) or a CSA record (`.csa`).
+/// line), a KIF (`.kif`, `.kifu`) or a CSA record (`.csa`); a regular file of at most
+/// [`GAME_FILE`], read through a bounded reader.
 pub fn read_games(path: &Path) -> Result<Vec<SourceGame>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = gogo_files::read_text(path, GAME_FILE).map_err(|e| e.to_string())?;
     let stem = path
         .file_stem()
         .map_or("game".into(), |s| s.to_string_lossy().into_owned());

@@ -101,7 +101,8 @@ enum BookCommand {
     },
     /// Put books (shards) together.
     Merge {
-        /// The books.
+        /// The books (one at least).
+        #[arg(required = true)]
         files: Vec<PathBuf>,
         /// The book written.
         #[arg(long)]
@@ -324,7 +325,9 @@ fn main() -> ExitCode {
 }
 
 fn book_command(command: BookCommand) -> ExitCode {
-    use gogo_usi::opening_book::{build, learn, load_book, merge, openings, show, BuildConfig};
+    use gogo_usi::opening_book::{
+        build, learn_into, load_book, merge, openings, show, BuildConfig,
+    };
     match command {
         BookCommand::Build {
             games,
@@ -391,25 +394,16 @@ fn book_command(command: BookCommand) -> ExitCode {
             }
             Err(e) => usage_error("book merge", e),
         },
-        BookCommand::Learn { games, book, out } => {
-            let learnt = load_book(&book).and_then(|b| {
-                let mut b = (*b).clone();
-                let games = learn(&mut b, &games)?;
-                std::fs::write(&out, gogo_book::write_book(&b))
-                    .map_err(|e| format!("{}: {e}", out.display()))?;
-                Ok((games, b.len()))
-            });
-            match learnt {
-                Ok((games, positions)) => {
-                    println!(
-                        "{games} games learnt from; {positions} positions in {}",
-                        out.display()
-                    );
-                    ExitCode::SUCCESS
-                }
-                Err(e) => usage_error("book learn", e),
+        BookCommand::Learn { games, book, out } => match learn_into(&book, &games, &out) {
+            Ok((games, positions)) => {
+                println!(
+                    "{games} games learnt from; {positions} positions in {}",
+                    out.display()
+                );
+                ExitCode::SUCCESS
             }
-        }
+            Err(e) => usage_error("book learn", e),
+        },
         BookCommand::Openings {
             plies,
             max_cp,

@@ -16,28 +16,45 @@ use std::sync::Arc;
 /// `BookFile`'s name for the book built into the binary.
 pub const INTERNAL_BOOK: &str = "<internal>";
 
-/// The largest book file read, bytes.
-const MAX_BOOK_BYTES: u64 = 256 << 20;
+/// The most a book file may be.
+pub const BOOK_FILE: gogo_files::Limit = gogo_files::Limit::new(256 << 20, "a book file");
+
+/// Reads the book file `path` (a regular file of at most [`BOOK_FILE`]); moves not legal
+/// where they stand are dropped and logged.
+pub fn read_book_file(path: &Path) -> Result<Book, String> {
+    let text = gogo_files::read_text(path, BOOK_FILE).map_err(|e| e.to_string())?;
+    let (book, report) = read_book(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    if report.illegal_moves > 0 {
+        log::warn!(
+            "{}: {} illegal moves dropped",
+            path.display(),
+            report.illegal_moves
+        );
+    }
+    Ok(book)
+}
+
+/// The output `out` of a run reading `inputs`, with the book already there (empty when
+/// there is none): a file there that is not a book is refused, never written over.
+fn book_output(out: &Path, inputs: &[&Path]) -> Result<(gogo_files::Output, Book), String> {
+    let output = gogo_files::Output::new(out, inputs).map_err(|e| e.to_string())?;
+    if !output.exists() {
+        return Ok((output, Book::new()));
+    }
+    let refuse = |why: String| {
+        gogo_files::FileError::new(out, gogo_files::Problem::NotOurs(why)).to_string()
+    };
+    let text = gogo_files::read_text(out, BOOK_FILE).map_err(|e| refuse(e.problem_text()))?;
+    let (book, _) = read_book(&text).map_err(|e| refuse(e.to_string()))?;
+    Ok((output, book))
+}
 
 /// Reads the book `BookFile` names; `<internal>` (or empty) for the built-in one.
 pub fn load_book(name: &str) -> Result<Arc<Book>, String> {
     if name.is_empty() || name == INTERNAL_BOOK {
         return Ok(gogo_book::internal());
     }
-    let path = Path::new(name);
-    let meta = std::fs::metadata(path).map_err(|e| format!("{name}: {e}"))?;
-    if !meta.is_file() {
-        return Err(format!("{name}: not a regular file"));
-    }
-    if meta.len() > MAX_BOOK_BYTES {
-        return Err(format!("{name}: larger than {} MiB", MAX_BOOK_BYTES >> 20));
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
-    let (book, report) = read_book(&text).map_err(|e| format!("{name}: {e}"))?;
-    if report.illegal_moves > 0 {
-        log::warn!("{name}: {} illegal moves dropped", report.illegal_moves);
-    }
-    Ok(Arc::new(book))
+    read_book_file(Path::new(name)).map(Arc::new)
 }
 
 /// How `gogo book build` builds.
@@ -171,14 +188,8 @@ pub fn build(
     config: &BuildConfig,
     progress: &mut dyn FnMut(&BuildTotals),
 ) -> Result<BuildTotals, String> {
-    let mut book = match std::fs::read_to_string(&config.out) {
-        Ok(text) => {
-            read_book(&text)
-                .map_err(|e| format!("{}: {e}", config.out.display()))?
-                .0
-        }
-        Err(_) => Book::new(),
-    };
+    let inputs: Vec<&Path> = config.games.iter().map(PathBuf::as_path).collect();
+    let (output, mut book) = book_output(&config.out, &inputs)?;
     let mut totals = BuildTotals::default();
     if !config.games.is_empty() && book.is_empty() {
         for path in &config.games {
@@ -197,9 +208,9 @@ pub fn build(
     let mut queued: HashSet<u64> = HashSet::from([root.key()]);
     queue.push(Reverse((0, 0, 0)));
     let write = |book: &Book| -> Result<(), String> {
-        let tmp = config.out.with_extension("tmp");
-        std::fs::write(&tmp, write_book(book)).map_err(|e| format!("{}: {e}", tmp.display()))?;
-        std::fs::rename(&tmp, &config.out).map_err(|e| format!("{}: {e}", config.out.display()))
+        output
+            .write(write_book(book).as_bytes())
+            .map_err(|e| e.to_string())
     };
     while let Some(Reverse((cost, _, index))) = queue.pop() {
         let (pos, ply) = nodes[index].clone();
@@ -259,17 +270,40 @@ pub fn build(
     Ok(totals)
 }
 
-/// `gogo book merge`: the books put together (counts add up; the deeper search's eval stands).
+/// `gogo book merge`: the books put together (counts add up; the deeper search's eval
+/// stands) and written to `out`, which must be none of them and, if it is there, a book.
+/// No books is an error, not an empty book.
 pub fn merge(files: &[PathBuf], out: &Path) -> Result<usize, String> {
+    if files.is_empty() {
+        return Err("no books to merge".into());
+    }
+    let inputs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+    let (output, _) = book_output(out, &inputs)?;
     let mut book = Book::new();
     for file in files {
-        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-        let (part, _) = read_book(&text).map_err(|e| format!("{}: {e}", file.display()))?;
-        book.merge(&part);
+        book.merge(&read_book_file(file)?);
     }
     book.back_up(64);
-    std::fs::write(out, write_book(&book)).map_err(|e| format!("{}: {e}", out.display()))?;
+    output
+        .write(write_book(&book).as_bytes())
+        .map_err(|e| e.to_string())?;
     Ok(book.len())
+}
+
+/// `gogo book learn`: `book` (a file, or `<internal>`) with the results of the games in
+/// `games` learnt into it ([`learn`]), written to `out`; games counted and positions.
+pub fn learn_into(book: &str, games: &[PathBuf], out: &Path) -> Result<(usize, usize), String> {
+    let mut inputs: Vec<&Path> = games.iter().map(PathBuf::as_path).collect();
+    if book != INTERNAL_BOOK && !book.is_empty() {
+        inputs.push(Path::new(book));
+    }
+    let (output, _) = book_output(out, &inputs)?;
+    let mut learnt = (*load_book(book)?).clone();
+    let counted = learn(&mut learnt, games)?;
+    output
+        .write(write_book(&learnt).as_bytes())
+        .map_err(|e| e.to_string())?;
+    Ok((counted, learnt.len()))
 }
 
 /// `gogo book openings`: an opening set for matches from the book: the lines to the book's

@@ -5,22 +5,33 @@ use super::{check, generate, read_games, self_play_game, Analyst, CheckFailure, 
 use gogo_puzzle::{read_puzzles, Puzzle};
 use std::collections::HashSet;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+/// The most a puzzle file may be (the shipped set is a quarter of a MiB).
+pub const PUZZLE_FILE: gogo_files::Limit = gogo_files::Limit::new(64 << 20, "a puzzle file");
+
+/// The puzzles of `path`, a regular file of at most [`PUZZLE_FILE`].
+fn read_puzzle_file(path: &Path) -> Result<Vec<Puzzle>, String> {
+    let text = gogo_files::read_text(path, PUZZLE_FILE).map_err(|e| e.to_string())?;
+    read_puzzles(&text).map_err(|(line, e)| format!("{} line {line}: {e}", path.display()))
+}
+
 /// Runs `work(analyst, i)` for every `i` below `count`, handed out in order to `threads`
-/// threads, each with an [`Analyst`] of its own.
+/// threads (at most the machine's cores, [`super::analyst::ANALYST_MB`] MiB each; no more
+/// than there is work for), each with an [`Analyst`] of its own.
 fn for_each_on_threads(
     threads: usize,
     count: usize,
     work: &(dyn Fn(&mut Analyst, usize) + Sync),
 ) -> Result<(), String> {
+    gogo_table::check_threads(threads, super::analyst::ANALYST_MB).map_err(|e| e.to_string())?;
     let next = AtomicUsize::new(0);
     let error: Mutex<Option<String>> = Mutex::default();
     std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
+        for _ in 0..threads.min(count).max(1) {
             scope.spawn(|| {
                 let mut analyst = match Analyst::with_default_evaluation() {
                     Ok(a) => a,
@@ -107,16 +118,26 @@ pub fn run_generate(
         Work::Read(games) => games.len(),
         Work::SelfPlay(n) => *n,
     };
-    let existing = match std::fs::read_to_string(&run.out) {
-        Ok(text) => read_puzzles(&text)
-            .map_err(|(line, e)| format!("{} line {line}: {e}", run.out.display()))?,
-        Err(_) => Vec::new(),
+    // Added to as puzzles are found, so the file there must be a puzzle file (it is read
+    // first: one that does not read is refused, never written after).
+    let inputs: Vec<&Path> = run.games.iter().map(PathBuf::as_path).collect();
+    let output = gogo_files::Output::new(&run.out, &inputs).map_err(|e| e.to_string())?;
+    let existing = if output.exists() {
+        read_puzzle_file(&run.out).map_err(|why| {
+            gogo_files::FileError::new(&run.out, gogo_files::Problem::NotOurs(why)).to_string()
+        })?
+    } else {
+        Vec::new()
     };
-    let mut out = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&run.out)
-        .map_err(|e| format!("{}: {e}", run.out.display()))?;
+    let ends_a_line = !output.exists()
+        || gogo_files::read(&run.out, PUZZLE_FILE)
+            .map_err(|e| e.to_string())?
+            .last()
+            .is_none_or(|&b| b == b'\n');
+    let mut out = output.append().map_err(|e| e.to_string())?;
+    if !ends_a_line {
+        writeln!(out).map_err(|e| e.to_string())?;
+    }
     if existing.is_empty() {
         writeln!(out, "{}", super::FILE_HEADER).map_err(|e| e.to_string())?;
     }
@@ -190,10 +211,14 @@ pub fn run_check(
     run: &CheckRun,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<CheckReport, String> {
-    let text =
-        std::fs::read_to_string(&run.file).map_err(|e| format!("{}: {e}", run.file.display()))?;
-    let puzzles = read_puzzles(&text)
-        .map_err(|(line, e)| format!("{} line {line}: {e}", run.file.display()))?;
+    // The output is checked before hours of searching: never the input itself.
+    let passing = run
+        .passing
+        .as_deref()
+        .map(|path| gogo_files::Output::new(path, &[&run.file]))
+        .transpose()
+        .map_err(|e| e.to_string())?;
+    let puzzles = read_puzzle_file(&run.file)?;
     let chosen: Vec<&Puzzle> = puzzles.iter().step_by(run.every.max(1)).collect();
     let report = Mutex::new(CheckReport::default());
     let start = Instant::now();
@@ -210,14 +235,14 @@ pub fn run_check(
     let mut report = report.into_inner().unwrap_or_else(|e| e.into_inner());
     report.failures.sort();
     report.elapsed = start.elapsed();
-    if let Some(path) = &run.passing {
+    if let Some(output) = &passing {
         let failed: HashSet<&str> = report.failures.iter().map(|(id, _)| id.as_str()).collect();
         let mut text = format!("{}\n", super::FILE_HEADER);
         for puzzle in chosen.iter().filter(|p| !failed.contains(p.id.as_str())) {
             text.push_str(&puzzle.to_line());
             text.push('\n');
         }
-        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        output.write(text.as_bytes()).map_err(|e| e.to_string())?;
     }
     Ok(report)
 }
