@@ -120,6 +120,9 @@ impl Config {
 struct Server {
     config: Config,
     sessions: AtomicUsize,
+    /// The puzzles opened on this server (hints used, first tries over), kept across pages
+    /// and reloads.
+    puzzles: Arc<session::PuzzleLedger>,
 }
 
 /// One open session's place, given back when the session ends.
@@ -151,6 +154,7 @@ pub fn app(config: Config) -> Router {
     let server = Arc::new(Server {
         config,
         sessions: AtomicUsize::new(0),
+        puzzles: Default::default(),
     });
     Router::new()
         .route(
@@ -191,7 +195,7 @@ async fn websocket(upgrade: WebSocketUpgrade, State(server): State<Arc<Server>>)
         .max_frame_size(max)
         .on_upgrade(move |socket| async move {
             match server.take_slot() {
-                Some(slot) => play(socket, &server.config, slot).await,
+                Some(slot) => play(socket, &server, slot).await,
                 None => refuse_full(socket, &server.config.limits).await,
             }
         })
@@ -242,9 +246,13 @@ async fn refuse_full(mut socket: WebSocket, limits: &Limits) {
 /// One page's game, until the page goes away or falls silent; the engine process ends with
 /// it (dropping the session's [`EngineHandle`] ends the engine's thread, which quits and
 /// reaps the process).
-async fn play(mut socket: WebSocket, config: &Config, _slot: SessionSlot) {
+async fn play(mut socket: WebSocket, server: &Server, _slot: SessionSlot) {
+    let config = &server.config;
     let (events_tx, mut events) = tokio::sync::mpsc::channel(ENGINE_EVENTS);
-    let mut session = Session::new(EngineHandle::spawn(config.engine.clone(), events_tx));
+    let mut session = Session::with_ledger(
+        EngineHandle::spawn(config.engine.clone(), events_tx),
+        Arc::clone(&server.puzzles),
+    );
     let idle = config.limits.idle_timeout;
     let deadline = config.limits.write_timeout.min(idle);
     if !send(

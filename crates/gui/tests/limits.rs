@@ -5,7 +5,7 @@
 use futures_util::{SinkExt, StreamExt};
 mod common;
 
-use common::{marked_engine, processes_with, serve};
+use common::{marked_engine, page, processes_with, serve, Page};
 use gogo_gui::messages::MAX_ERROR_CHARS;
 use gogo_gui::Limits;
 use gogo_rules::{Move, Rng, RuleSet, TooManyMoves, MAX_GAME_MOVES};
@@ -27,16 +27,6 @@ async fn page_with_small_buffer(address: SocketAddr, token: &str) -> WebSocketSt
             .await
             .unwrap();
     page
-}
-
-type Page =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-async fn page(address: SocketAddr, token: &str) -> Page {
-    tokio_tungstenite::connect_async(format!("ws://{address}/ws?token={token}"))
-        .await
-        .unwrap()
-        .0
 }
 
 async fn request(page: &mut Page, value: Value) {

@@ -5,17 +5,14 @@ use futures_util::{SinkExt, StreamExt};
 mod common;
 
 use common::{gogo, processes_with, script_engine, sh_engine};
-use gogo_gui::Config;
 use gogo_protocol::EngineSpec;
 use gogo_rules::kif::read_kif;
 use gogo_rules::Position;
 use serde_json::{json, Value};
 use std::time::Duration;
-use tokio::net::TcpListener;
 use tokio_tungstenite::tungstenite::Message;
 
-type Socket =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+type Socket = common::Page;
 
 /// An engine in shell that does `on_go` for each `go`.
 fn shell_engine(on_go: &str) -> EngineSpec {
@@ -26,17 +23,8 @@ fn shell_engine(on_go: &str) -> EngineSpec {
 }
 
 async fn connect(engine: EngineSpec) -> Socket {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    let config = Config::new(engine, address);
-    let token = config.access.token.clone();
-    tokio::spawn(async move {
-        gogo_gui::serve(listener, config).await.unwrap();
-    });
-    let (socket, _) = tokio_tungstenite::connect_async(format!("ws://{address}/ws?token={token}"))
-        .await
-        .unwrap();
-    socket
+    let (address, token) = common::serve(engine, gogo_gui::Limits::default()).await;
+    common::page(address, &token).await
 }
 
 async fn request(socket: &mut Socket, value: Value) {
@@ -815,21 +803,38 @@ async fn puzzles_are_solved_move_by_move_and_move_the_rating() {
         }
     }
     let solved = next(&mut s, "puzzle", |v| v["state"] == "solved").await;
+    // Both a solve after a hint and a wrong move are Glicko-2's loss against the puzzle.
+    let miss = |puzzle_rating: u16| {
+        gogo_puzzle::glicko::Rating {
+            rating: 1500.0,
+            deviation: 350.0,
+            volatility: 0.09,
+        }
+        .after_puzzle(f64::from(puzzle_rating), false)
+        .rating
+    };
     let hinted = solved["new_rating"]["rating"].as_f64().unwrap();
     assert!(hinted < 1500.0, "{solved}");
+    assert!((hinted - miss(long.rating)).abs() < 1e-9, "{solved}");
     assert_eq!(
         solved["solution"].as_array().unwrap().len(),
         long.solution.len()
     );
 
-    // A clean solve raises it; a wrong move lowers it and is not played.
+    // A wrong move lowers it and is not played (another puzzle: this one's first result
+    // is in, so it is practice from now on).
+    let long = set
+        .iter()
+        .filter(|p| p.solution.len() >= 3)
+        .nth(1)
+        .expect("two puzzles of two moves or more");
     request(
         &mut s,
         json!({"type": "puzzle", "id": long.id, "rating": start}),
     )
     .await;
     next(&mut s, "puzzle", |v| {
-        v["state"] == "playing" && v["found"] == 0
+        v["state"] == "playing" && v["found"] == 0 && v["id"] == long.id.as_str()
     })
     .await;
     let pos = long.position.clone();
@@ -842,9 +847,8 @@ async fn puzzles_are_solved_move_by_move_and_move_the_rating() {
     request(&mut s, json!({"type": "move", "usi": wrong.to_string()})).await;
     let failed = next(&mut s, "puzzle", |v| v["state"] == "failed").await;
     assert_eq!(failed["mistake"], wrong.to_string());
-    // A miss from the same rating: as low as the solve with a hint (both count as misses).
     let missed = failed["new_rating"]["rating"].as_f64().unwrap();
-    assert!((missed - hinted).abs() < 1e-9, "{missed} {hinted}");
+    assert!((missed - miss(long.rating)).abs() < 1e-9, "{failed}");
     // A retry is practice: not rated.
     request(&mut s, json!({"type": "puzzle", "id": long.id})).await;
     let retry = next(&mut s, "puzzle", |v| v["state"] == "playing").await;
@@ -892,6 +896,76 @@ async fn puzzles_are_solved_move_by_move_and_move_the_rating() {
         request(&mut s, bad).await;
         next(&mut s, "error", |_| true).await;
     }
+}
+
+/// Issue 54: the server keeps what was used of a puzzle, whatever the page claims: hints
+/// asked before a reload still count after it, a first result stands (reopening is
+/// practice), and the engine's review and analysis are refused while a puzzle is on.
+#[tokio::test]
+async fn a_reload_keeps_a_puzzles_hints_and_first_result() {
+    use gogo_puzzle::set::shipped;
+    let set = shipped();
+    let one = set
+        .iter()
+        .filter(|p| p.solution.len() == 1)
+        .nth(3)
+        .expect("a one-move puzzle");
+    let start = json!({"rating": 1500.0, "deviation": 350.0, "volatility": 0.09});
+    let (address, token) = common::serve(
+        shell_engine(r#"echo "bestmove 1b1c""#),
+        gogo_gui::Limits::default(),
+    )
+    .await;
+    // A page (new, as after a reload) that opens the puzzle as the page does.
+    let open = |mut s: Socket| {
+        let start = start.clone();
+        async move {
+            next(&mut s, "state", |_| true).await;
+            request(
+                &mut s,
+                json!({"type": "puzzle", "id": one.id, "rating": start}),
+            )
+            .await;
+            next(&mut s, "puzzle", |v| v["id"] == one.id.as_str()).await;
+            s
+        }
+    };
+    let mut s = open(common::page(address, &token).await).await;
+    // Three hints, then the page reloads (a new connection) and opens the puzzle again.
+    for _ in 0..3 {
+        request(&mut s, json!({"type": "puzzle_hint"})).await;
+        next(&mut s, "puzzle", |v| !v["hint"].is_null()).await;
+    }
+    // The engine stays silent meanwhile: no review, no analysis.
+    request(&mut s, json!({"type": "review", "millis": 100})).await;
+    let refused = next(&mut s, "error", |_| true).await;
+    assert!(
+        refused["message"].as_str().unwrap().contains("puzzle"),
+        "{refused}"
+    );
+    request(&mut s, json!({"type": "analyze", "on": true, "multipv": 1})).await;
+    next(&mut s, "error", |_| true).await;
+    drop(s);
+    let mut s = open(common::page(address, &token).await).await;
+    request(
+        &mut s,
+        json!({"type": "move", "usi": one.solution[0].to_string()}),
+    )
+    .await;
+    let solved = next(&mut s, "puzzle", |v| v["state"] == "solved").await;
+    let after = solved["new_rating"]["rating"].as_f64().unwrap();
+    assert!(after < 1500.0, "a solve after hints is a miss: {solved}");
+    // Once the first result is in, the same puzzle is practice, however it is asked for.
+    drop(s);
+    let mut s = open(common::page(address, &token).await).await;
+    request(
+        &mut s,
+        json!({"type": "move", "usi": one.solution[0].to_string()}),
+    )
+    .await;
+    let again = next(&mut s, "puzzle", |v| v["state"] == "solved").await;
+    assert_eq!(again["rated"], false, "{again}");
+    assert!(again["new_rating"].is_null(), "{again}");
 }
 
 /// Issue 37: the explorer answers with the built-in book's moves for a position, says where

@@ -104,7 +104,11 @@ pub struct Session {
     puzzle: Option<puzzle::PuzzleTry>,
     /// The games loaded on this page, for the explorer.
     loaded: explorer::LoadedGames,
+    /// The server's record of the puzzles opened, which outlives this page.
+    ledger: std::sync::Arc<PuzzleLedger>,
 }
+
+pub use puzzle::PuzzleLedger;
 
 /// An ending as the page keeps it; `None` for the rules' endings, which replaying the moves
 /// finds again.
@@ -140,9 +144,17 @@ fn restored_ending(kept: KeptEnding) -> Ending {
 }
 
 impl Session {
-    /// A session that plays with `engine`, starting with a game the person plays as Sente.
+    /// A session that plays with `engine`, starting with a game the person plays as Sente,
+    /// with a puzzle ledger of its own.
     pub fn new(engine: EngineHandle) -> Session {
+        Session::with_ledger(engine, Default::default())
+    }
+
+    /// [`Session::new`], keeping the puzzles opened in `ledger` (the server's, shared by
+    /// every page and reload).
+    pub fn with_ledger(engine: EngineHandle, ledger: std::sync::Arc<PuzzleLedger>) -> Session {
         Session {
+            ledger,
             game: Game::new(RuleSet::standard()),
             players: [Player::Human, Player::Engine],
             clock: Clock::new(time_control(ClockSetting::None { engine_ms: 1000 })),
@@ -177,6 +189,12 @@ impl Session {
     /// Handles a request from the page.
     pub fn handle(&mut self, request: Request) -> Vec<Update> {
         match request {
+            // The engine stays silent while a puzzle is being solved.
+            Request::Review { .. } | Request::Analyze { on: true, .. } if self.puzzle_in_play() => {
+                vec![Update::error(
+                    "the engine helps once the puzzle is over: solve it, or view the solution",
+                )]
+            }
             Request::NewGame {
                 start,
                 rules,

@@ -11,6 +11,40 @@ use std::time::Instant;
 /// The pause before the opponent's reply, so that the player sees the move land.
 const REPLY_PAUSE: Duration = Duration::from_millis(450);
 
+/// What the server keeps of every puzzle opened on it, by id, for the person its token
+/// lets in (the local board has one), whatever page or reload asks: whether a hint was
+/// used, and whether the first try is over. A page that reopens a puzzle (as it does on a
+/// reload) gets its hints back and, once the first result is in, practice only: the rating
+/// moves once, by the first result. Bounded by the shipped set's size.
+#[derive(Debug, Default)]
+pub struct PuzzleLedger {
+    tries: std::sync::Mutex<std::collections::HashMap<String, Kept>>,
+}
+
+/// One puzzle's entry in the [`PuzzleLedger`].
+#[derive(Clone, Copy, Debug, Default)]
+struct Kept {
+    /// A hint was asked for in the first try.
+    helped: bool,
+    /// The first try is over.
+    over: bool,
+}
+
+impl PuzzleLedger {
+    fn get(&self, id: &str) -> Option<Kept> {
+        self.tries
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .copied()
+    }
+
+    fn update(&self, id: &str, change: impl FnOnce(&mut Kept)) {
+        let mut tries = self.tries.lock().unwrap_or_else(|e| e.into_inner());
+        change(tries.entry(id.to_string()).or_default());
+    }
+}
+
 /// A puzzle being tried.
 pub(super) struct PuzzleTry {
     puzzle: &'static Puzzle,
@@ -100,6 +134,13 @@ impl Session {
                 }
             }
         };
+        // What the server kept of this puzzle: a first try that is over makes this one
+        // practice; hints used in it still count.
+        let kept = self.ledger.get(&puzzle.id);
+        let rating = rating.filter(|_| !kept.is_some_and(|k| k.over));
+        if rating.is_some() {
+            self.ledger.update(&puzzle.id, |_| {});
+        }
         let game = Game::from_position(RuleSet::standard(), puzzle.position.clone());
         // Both sides are the page's: the session plays the replies itself.
         self.reset(
@@ -116,7 +157,7 @@ impl Session {
             ply: 0,
             mistake: None,
             hints: 0,
-            helped: false,
+            helped: rating.is_some() && kept.is_some_and(|k| k.helped),
             reply_at: None,
         });
         let mut updates = self.after_change();
@@ -166,6 +207,9 @@ impl Session {
             PuzzleState::Failed
         };
         try_.reply_at = None;
+        if try_.rating.is_some() {
+            self.ledger.update(&try_.puzzle.id, |k| k.over = true);
+        }
         // A hint counts as help: a solve with one does not raise the rating.
         let counted_solve = solved && !try_.helped;
         try_.new_rating = try_
@@ -199,6 +243,9 @@ impl Session {
             Some(try_) if try_.state == PuzzleState::Playing => {
                 try_.hints = (try_.hints + 1).min(2);
                 try_.helped = true;
+                if try_.rating.is_some() {
+                    self.ledger.update(&try_.puzzle.id, |k| k.helped = true);
+                }
                 vec![self.puzzle_update()]
             }
             Some(_) => vec![Update::error("the puzzle is not waiting for your move")],

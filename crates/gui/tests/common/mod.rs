@@ -78,3 +78,15 @@ pub async fn serve(engine: EngineSpec, limits: Limits) -> (SocketAddr, String) {
     });
     (address, token)
 }
+
+/// A page's WebSocket to the server.
+pub type Page =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A page's WebSocket to the server at `address`, let in by `token`.
+pub async fn page(address: SocketAddr, token: &str) -> Page {
+    tokio_tungstenite::connect_async(format!("ws://{address}/ws?token={token}"))
+        .await
+        .unwrap()
+        .0
+}
