@@ -1,6 +1,6 @@
 //! [`Book`]: positions by key, each with its moves.
 
-use gogo_rules::{Move, Position, Rng};
+use gogo_rules::{KeyMap, Move, PackedPosition, Position, Rng};
 use std::collections::HashMap;
 
 /// A move of a book position.
@@ -49,19 +49,27 @@ impl BookMove {
     }
 }
 
-/// A position of the book and its moves, best first.
+/// A position of the book and its moves, best first, as [`Book::positions`] gives them.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BookPosition {
+pub struct BookPosition<'a> {
     /// The position (its move number is the ply the file gave, not part of the match).
     pub position: Position,
     /// Its moves, by eval, then count.
-    pub moves: Vec<BookMove>,
+    pub moves: &'a [BookMove],
+}
+
+/// What the book keeps of a position: packed (a large book holds millions; a
+/// [`Position`] is five times the size), with its moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Entry {
+    position: PackedPosition,
+    moves: Vec<BookMove>,
 }
 
 /// An opening book.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Book {
-    positions: HashMap<u64, BookPosition>,
+    positions: KeyMap<Entry>,
 }
 
 impl Book {
@@ -80,21 +88,30 @@ impl Book {
         self.positions.is_empty()
     }
 
-    /// The book's entry for `pos` (by key: a transposition finds it too).
-    pub fn get(&self, pos: &Position) -> Option<&BookPosition> {
-        self.positions.get(&pos.key())
+    /// Whether the book has `pos` (by key: a transposition finds it too).
+    pub fn contains(&self, pos: &Position) -> bool {
+        self.positions.contains_key(&pos.key())
+    }
+
+    /// Every move the book keeps for `pos` (by key), best first; [`Book::moves`] gives those
+    /// legal there.
+    pub fn stored_moves(&self, pos: &Position) -> Option<&[BookMove]> {
+        self.positions.get(&pos.key()).map(|e| &e.moves[..])
     }
 
     /// The moves the book gives for `pos` that are legal there, best first.
     pub fn moves(&self, pos: &Position) -> Vec<&BookMove> {
-        self.get(pos)
-            .map(|entry| entry.moves.iter().filter(|m| pos.is_legal(m.mv)).collect())
+        self.stored_moves(pos)
+            .map(|moves| moves.iter().filter(|m| pos.is_legal(m.mv)).collect())
             .unwrap_or_default()
     }
 
     /// Every position, in no order.
-    pub fn positions(&self) -> impl Iterator<Item = &BookPosition> {
-        self.positions.values()
+    pub fn positions(&self) -> impl Iterator<Item = BookPosition<'_>> {
+        self.positions.values().map(|e| BookPosition {
+            position: e.position.unpack(),
+            moves: &e.moves,
+        })
     }
 
     /// Adds `mv` in `pos`, or merges it into the move there: counts and results add up, and
@@ -104,13 +121,10 @@ impl Book {
         if !pos.is_legal(mv.mv) {
             return false;
         }
-        let entry = self
-            .positions
-            .entry(pos.key())
-            .or_insert_with(|| BookPosition {
-                position: pos.clone(),
-                moves: Vec::new(),
-            });
+        let entry = self.positions.entry(pos.key()).or_insert_with(|| Entry {
+            position: PackedPosition::pack(pos),
+            moves: Vec::new(),
+        });
         match entry.moves.iter_mut().find(|m| m.mv == mv.mv) {
             Some(old) => {
                 old.count += mv.count;
@@ -123,7 +137,12 @@ impl Book {
                     old.ponder = mv.ponder.or(old.ponder);
                 }
             }
-            None => entry.moves.push(mv),
+            None => {
+                // Most positions have a move or two: a Vec's first growth (to four) would
+                // hold a large book at several times its file's size.
+                entry.moves.reserve_exact(1);
+                entry.moves.push(mv);
+            }
         }
         sort_moves(&mut entry.moves);
         true
@@ -142,8 +161,8 @@ impl Book {
 
     /// Every position and move of `other` added to this book.
     pub fn merge(&mut self, other: &Book) {
-        for entry in other.positions.values() {
-            for mv in &entry.moves {
+        for entry in other.positions() {
+            for mv in entry.moves {
                 self.add(&entry.position, mv.clone());
             }
         }
@@ -195,7 +214,7 @@ impl Book {
     /// transposition or a cycle is not walked again, so the work is at most the book's size
     /// a ply (it stops early where no line goes on), without recursion, whatever `plies`.
     pub fn lines(&self, start: &Position, plies: usize) -> Vec<(Vec<Move>, i32)> {
-        if self.get(start).is_none() {
+        if !self.contains(start) {
             return Vec::new();
         }
         // Every node reached: the move to it and its parent's index (lines are read back
@@ -208,7 +227,7 @@ impl Book {
             for (pos, index) in &frontier {
                 for m in self.moves(pos) {
                     let child = pos.played(m.mv);
-                    if self.get(&child).is_some() && seen.insert(child.key()) {
+                    if self.contains(&child) && seen.insert(child.key()) {
                         nodes.push((Some(m.mv), *index));
                         next.push((child, nodes.len() - 1));
                     }
@@ -229,8 +248,8 @@ impl Book {
                 }
                 line.reverse();
                 // A move from games alone has no eval to stand for the position.
-                let entry = self.get(&pos).expect("a book position");
-                let searched = entry.moves.iter().filter(|m| m.depth > 0);
+                let moves = self.stored_moves(&pos).expect("a book position");
+                let searched = moves.iter().filter(|m| m.depth > 0);
                 (line, searched.map(|m| m.eval).max().unwrap_or(0))
             })
             .collect()
@@ -256,8 +275,9 @@ impl Book {
                 .collect();
             let mut changed = false;
             for entry in self.positions.values_mut() {
+                let position = entry.position.unpack();
                 for m in &mut entry.moves {
-                    let child = entry.position.played(m.mv).key();
+                    let child = position.played(m.mv).key();
                     if let Some(&b) = best.get(&child) {
                         if m.eval != -b || m.depth == 0 {
                             m.eval = -b;
@@ -321,10 +341,10 @@ mod tests {
         assert!(book.add(&pa, book_move("1e1d", 30, 2)));
         assert!(book.add(&pb, book_move("1e1d", 20, 3)));
         assert_eq!(book.len(), 1);
-        let entry = book.get(&pb).unwrap();
-        assert_eq!(entry.moves.len(), 1);
-        assert_eq!(entry.moves[0].count, 5);
-        assert_eq!(entry.moves[0].wdl, [5, 0, 0]);
+        let moves = book.stored_moves(&pb).unwrap();
+        assert_eq!(moves.len(), 1);
+        assert_eq!(moves[0].count, 5);
+        assert_eq!(moves[0].wdl, [5, 0, 0]);
         // An illegal move is not added.
         assert!(!book.add(&start, book_move("5a4a", 0, 1)));
     }
@@ -445,6 +465,6 @@ mod tests {
         book.add(&child, book_move("4a3b", 120, 1));
         book.add(&child, book_move("5a4a", -10, 1));
         book.back_up(8);
-        assert_eq!(book.get(&start).unwrap().moves[0].eval, -120);
+        assert_eq!(book.stored_moves(&start).unwrap()[0].eval, -120);
     }
 }

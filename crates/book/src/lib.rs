@@ -26,10 +26,11 @@
 
 mod book;
 pub mod fuzz_checks;
+pub mod sample;
 mod text;
 
 pub use book::{Book, BookMove, BookPosition};
-pub use text::{read_book, write_book, BookError, ReadReport, HEADER};
+pub use text::{read_book, read_book_from, write_book, BookError, ReadReport, HEADER};
 
 use std::sync::{Arc, OnceLock};
 

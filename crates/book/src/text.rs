@@ -3,6 +3,7 @@
 use crate::book::{Book, BookMove};
 use gogo_rules::{Move, Position};
 use std::fmt;
+use std::io::{BufRead, Read};
 
 /// The first line of a book file.
 pub const HEADER: &str = "#YANEURAOU-DB2016 1.00";
@@ -15,6 +16,8 @@ const MAX_LINE_BYTES: usize = 1024;
 pub enum BookError {
     /// The first line is not [`HEADER`]: not a book (or not one in this format).
     NotABook(String),
+    /// The text could not be read (too large, or the system failed), in words.
+    Unreadable(String),
     /// A line (from 1) that does not read, and why.
     Line {
         /// The line, from 1.
@@ -31,6 +34,7 @@ impl fmt::Display for BookError {
                 f,
                 "not a book: the first line is '{first}', not '{HEADER}' (YaneuraOu's text format)"
             ),
+            BookError::Unreadable(why) => write!(f, "{why}"),
             BookError::Line { line, problem } => write!(f, "book line {line}: {problem}"),
         }
     }
@@ -45,11 +49,26 @@ pub struct ReadReport {
     pub illegal_moves: usize,
 }
 
-/// Reads a book. A move that is not legal where it stands is dropped and counted; anything
-/// that does not read refuses the whole file with the line and the reason.
+/// Reads a book from its text. A move that is not legal where it stands is dropped and
+/// counted; anything that does not read refuses the whole file with the line and the reason.
 pub fn read_book(text: &str) -> Result<(Book, ReadReport), BookError> {
-    let mut lines = text.lines().enumerate();
-    let first = lines.next().map_or("", |(_, l)| l).trim_end();
+    read_book_from(text.as_bytes())
+}
+
+/// [`read_book`] from a reader, a line at a time: a large book never stands in memory as
+/// text beside the book it makes (what the engine's `BookFile` loads, through a bounded
+/// reader whose failure is refused as [`BookError::Unreadable`]).
+pub fn read_book_from(reader: impl BufRead) -> Result<(Book, ReadReport), BookError> {
+    let mut lines = Lines {
+        reader,
+        buffer: Vec::new(),
+        number: 0,
+    };
+    let first = match lines.next_line() {
+        Ok(Some((_, line))) => String::from_utf8_lossy(line).trim_end().to_string(),
+        Ok(None) => String::new(),
+        Err(e) => return Err(e),
+    };
     if first != HEADER {
         return Err(BookError::NotABook(first.chars().take(40).collect()));
     }
@@ -57,15 +76,14 @@ pub fn read_book(text: &str) -> Result<(Book, ReadReport), BookError> {
     let mut report = ReadReport::default();
     let mut current: Option<Position> = None;
     let mut last_move: Option<Move> = None;
-    for (i, line) in lines {
+    while let Some((number, bytes)) = lines.next_line()? {
         let bad = |problem: String| BookError::Line {
-            line: i + 1,
+            line: number,
             problem,
         };
-        if line.len() > MAX_LINE_BYTES {
-            return Err(bad(format!("longer than {MAX_LINE_BYTES} bytes")));
-        }
-        let line = line.trim();
+        let line = std::str::from_utf8(bytes)
+            .map_err(|e| bad(format!("not UTF-8 text (byte {})", e.valid_up_to())))?
+            .trim();
         if line.is_empty() {
             continue;
         }
@@ -142,6 +160,43 @@ pub fn read_book(text: &str) -> Result<(Book, ReadReport), BookError> {
     Ok((book, report))
 }
 
+/// The lines of a book's text, each at most [`MAX_LINE_BYTES`] (a longer one is refused
+/// before more of it is read), without their line ends.
+struct Lines<R> {
+    reader: R,
+    buffer: Vec<u8>,
+    /// The line last given, from 1.
+    number: usize,
+}
+
+impl<R: BufRead> Lines<R> {
+    /// The next line with its number, `None` at the end.
+    fn next_line(&mut self) -> Result<Option<(usize, &[u8])>, BookError> {
+        self.buffer.clear();
+        self.number += 1;
+        // Room for the longest line and its "\r\n": anything longer is cut and refused.
+        let room = MAX_LINE_BYTES as u64 + 2;
+        let read = (&mut self.reader)
+            .take(room)
+            .read_until(b'\n', &mut self.buffer)
+            .map_err(|e| BookError::Unreadable(e.to_string()))?;
+        if read == 0 {
+            return Ok(None);
+        }
+        let ended = self.buffer.last() == Some(&b'\n');
+        let mut line = &self.buffer[..];
+        line = line.strip_suffix(b"\n").unwrap_or(line);
+        line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.len() > MAX_LINE_BYTES || (!ended && read as u64 == room) {
+            return Err(BookError::Line {
+                line: self.number,
+                problem: format!("longer than {MAX_LINE_BYTES} bytes"),
+            });
+        }
+        Ok(Some((self.number, line)))
+    }
+}
+
 /// The book as text, positions in SFEN order and moves best first, so that a book written
 /// twice is the same file.
 pub fn write_book(book: &Book) -> String {
@@ -160,7 +215,7 @@ pub fn write_book(book: &Book) -> String {
             sfen(&entry.position),
             entry.position.move_number()
         ));
-        for m in &entry.moves {
+        for m in entry.moves {
             let ponder = m.ponder.map_or("none".to_string(), |p| p.to_string());
             out.push_str(&format!(
                 "{} {} {} {} {}\n",
@@ -206,6 +261,38 @@ sfen rbsgk/4p/5/P3B/KGS1R w - 2
         let (again, _) = read_book(&text).unwrap();
         assert_eq!(again, book);
         assert_eq!(write_book(&again), text);
+    }
+
+    #[test]
+    fn lines_are_read_one_at_a_time_within_their_bound() {
+        // A line of the longest length, with either line end, reads; one byte more does not.
+        let longest = format!("#{}", "x".repeat(MAX_LINE_BYTES - 1));
+        for end in ["\n", "\r\n"] {
+            let text = format!("{HEADER}{end}{longest}{end}sfen rbsgk/4p/5/P4/KGSBR b - 1{end}");
+            assert_eq!(read_book(&text).unwrap().0.len(), 0);
+            let text = format!("{HEADER}{end}{longest}x{end}");
+            match read_book(&text) {
+                Err(BookError::Line { line: 2, problem }) => assert!(problem.contains("longer")),
+                other => panic!("{other:?}"),
+            }
+        }
+        // A byte that is not UTF-8 is refused with its line.
+        let mut bytes = format!("{HEADER}\n# fine\n").into_bytes();
+        bytes.extend_from_slice(b"# \xff\n");
+        match read_book_from(&bytes[..]) {
+            Err(BookError::Line { line: 3, problem }) => assert!(problem.contains("UTF-8")),
+            other => panic!("{other:?}"),
+        }
+        // A reader that fails (a bounded one past its limit) refuses the book with its words.
+        struct Failing;
+        impl std::io::Read for Failing {
+            fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+                Err(std::io::Error::other("larger than 8 bytes"))
+            }
+        }
+        let error = read_book_from(std::io::BufReader::new(Failing)).unwrap_err();
+        assert_eq!(error, BookError::Unreadable("larger than 8 bytes".into()));
+        assert_eq!(error.to_string(), "larger than 8 bytes");
     }
 
     #[test]

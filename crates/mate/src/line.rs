@@ -16,9 +16,7 @@
 
 use crate::solver::{table_key, Solver};
 use crate::table::Entry;
-use gogo_rules::{Move, MoveList, Position};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use gogo_rules::{KeyMap, Move, MoveList, Position};
 
 /// The least node budget of the exact search.
 const MIN_EXACT_BUDGET: u64 = 200_000;
@@ -32,28 +30,8 @@ enum Known {
     LongerThan(u32),
 }
 
-/// Hashes a Zobrist key by taking it as it is: it is random already, and the exact search
-/// looks up its memo at every node.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) | b as u64;
-        }
-    }
-
-    fn write_u64(&mut self, key: u64) {
-        self.0 = key;
-    }
-}
-
-type Memo = HashMap<u64, Known, BuildHasherDefault<KeyHasher>>;
+/// The exact search looks its memo up at every node: keys as they are.
+type Memo = KeyMap<Known>;
 
 struct ExactSearch<'a> {
     memo: Memo,

@@ -102,3 +102,28 @@ mod tests {
         assert!(!all.contains(&0));
     }
 }
+
+/// Hashes a position's key by taking it as it is: a Zobrist key is random already, so a
+/// map keyed by one (the mate solver's memo, an opening book of millions of positions)
+/// need not hash it again.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | b as u64;
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+/// A map from positions' keys, hashed by [`KeyHasher`].
+pub type KeyMap<V> = std::collections::HashMap<u64, V, std::hash::BuildHasherDefault<KeyHasher>>;

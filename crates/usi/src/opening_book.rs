@@ -3,7 +3,7 @@
 //! engine plays from (`USI_OwnBook`, `BookFile`). The format lives in `gogo-book`.
 
 use crate::games::{read_games, SourceGame};
-use gogo_book::{read_book, write_book, Book, BookMove};
+use gogo_book::{read_book, read_book_from, write_book, Book, BookMove};
 use gogo_rules::{Position, RuleSet};
 use gogo_search::{
     Evaluation, GameHistory, SearchControl, SearchJob, SearchLimits, SearchOptions, Searcher,
@@ -19,11 +19,13 @@ pub const INTERNAL_BOOK: &str = "<internal>";
 /// The most a book file may be.
 pub const BOOK_FILE: gogo_files::Limit = gogo_files::Limit::new(256 << 20, "a book file");
 
-/// Reads the book file `path` (a regular file of at most [`BOOK_FILE`]); moves not legal
-/// where they stand are dropped and logged.
+/// Reads the book file `path` (a regular file of at most [`BOOK_FILE`]) a line at a time, so
+/// that its text is never held whole beside the book; moves not legal where they stand are
+/// dropped and logged.
 pub fn read_book_file(path: &Path) -> Result<Book, String> {
-    let text = gogo_files::read_text(path, BOOK_FILE).map_err(|e| e.to_string())?;
-    let (book, report) = read_book(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let file = gogo_files::open(path, BOOK_FILE).map_err(|e| e.to_string())?;
+    let (book, report) = read_book_from(std::io::BufReader::with_capacity(1 << 16, file))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     if report.illegal_moves > 0 {
         log::warn!(
             "{}: {} illegal moves dropped",
@@ -136,10 +138,7 @@ pub fn learn(book: &mut Book, files: &[PathBuf]) -> Result<usize, String> {
     for path in files {
         for game in read_games(path)? {
             if game.result.is_some() {
-                count_game(book, &game, |book, pos, _| {
-                    book.get(pos)
-                        .is_some_and(|e| e.moves.iter().any(|m| m.depth > 0))
-                });
+                count_game(book, &game, |book, pos, _| searched(book, pos));
                 games += 1;
             }
         }
@@ -176,8 +175,8 @@ fn search_lines(
 
 /// Whether the book has searched `pos` (a move with a search depth).
 fn searched(book: &Book, pos: &Position) -> bool {
-    book.get(pos)
-        .is_some_and(|e| e.moves.iter().any(|m| m.depth > 0))
+    book.stored_moves(pos)
+        .is_some_and(|moves| moves.iter().any(|m| m.depth > 0))
 }
 
 /// `gogo book build`: counts the games, then grows the tree from the start position best

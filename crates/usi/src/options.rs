@@ -296,7 +296,7 @@ pub const OPTIONS: &[UsiOption] = &[
         name: "BookFile",
         aliases: &[],
         kind: OptionType::Filename(INTERNAL_BOOK),
-        meaning: "the book, in YaneuraOu's text format (`#YANEURAOU-DB2016 1.00`) with 5x5 SFEN; `<internal>` is the one built into the binary. A file that is not a book is refused with the reason and the old book kept; a move not legal in its position is dropped",
+        meaning: "the book, in YaneuraOu's text format (`#YANEURAOU-DB2016 1.00`) with 5x5 SFEN; `<internal>` is the one built into the binary. A file that is not a book is refused with the reason and the old book kept; a move not legal in its position is dropped. A regular file of at most 256 MiB, read a line at a time and held within four times its size ([limits](docs/reliability.md#the-tools-files-hardening-iii))",
         listed: true,
         set: |o, v| o.load_book(text(v)),
     },

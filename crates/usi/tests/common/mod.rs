@@ -108,14 +108,24 @@ impl Gogo {
 
     /// The engine process's resident memory, bytes (Linux).
     pub fn rss_bytes(&self) -> u64 {
+        self.status_bytes("VmRSS:")
+    }
+
+    /// The most resident memory the engine process has had, bytes (Linux).
+    pub fn peak_bytes(&self) -> u64 {
+        self.status_bytes("VmHWM:")
+    }
+
+    /// A figure in KiB of the process's `/proc` status, in bytes.
+    fn status_bytes(&self, field: &str) -> u64 {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.process.pid()))
             .expect("the engine runs");
         let kib: u64 = status
             .lines()
-            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .find_map(|l| l.strip_prefix(field))
             .and_then(|v| v.split_whitespace().next())
             .and_then(|v| v.parse().ok())
-            .expect("a VmRSS line");
+            .unwrap_or_else(|| panic!("a {field} line"));
         kib * 1024
     }
 
