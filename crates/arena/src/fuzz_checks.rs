@@ -1,10 +1,12 @@
 //! What the `match_records` fuzz target checks (see fuzz/), kept here so that `cargo test`
-//! replays its corpus: the shards' JSON lines that `gogo-arena merge` reads and the tuner's
-//! CSV files (tunables, trajectory) give a result or an error on any bytes, never a panic.
+//! replays its corpus: the shards' JSON lines that `gogo-arena merge` reads, the tuner's CSV
+//! files (tunables, trajectory) and the openings file give a result or an error on any
+//! bytes, never a panic.
 
 use crate::{shard, spsa};
 
-/// Reads `data` as merge input, as tunables and as a trajectory; checks what comes back.
+/// Reads `data` as merge input, as tunables, as a trajectory and as openings; checks what
+/// comes back.
 pub fn check_match_records(data: &[u8]) {
     let text = String::from_utf8_lossy(data).into_owned();
     // Kept for a resumed shard: only games of its run, each once, each a JSON line.
@@ -27,5 +29,11 @@ pub fn check_match_records(data: &[u8]) {
         }
         let _ = spsa::resume_from(&text, &mut params);
         let _ = spsa::plot(&text);
+    }
+    // Every opening kept is a position a game can start from.
+    if let Ok(openings) = crate::read_openings(&text) {
+        for line in openings {
+            assert!(gogo_rules::parse_usi_position(&line).is_ok(), "{line}");
+        }
     }
 }

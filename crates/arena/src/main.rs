@@ -255,6 +255,27 @@ fn run_settings(config: &MatchConfig, cli: &Cli) -> String {
     )
 }
 
+/// The KIF output `path` of a run reading `inputs`: a file already there is written over
+/// only if it is KIF (empty, or its first line is KIF's header), never otherwise.
+fn kif_output(
+    path: &std::path::Path,
+    inputs: &[&std::path::Path],
+) -> Result<gogo_files::Output, gogo_files::FileError> {
+    let out = gogo_files::Output::new(path, inputs)?;
+    if out.exists() {
+        let not_ours =
+            |why: String| gogo_files::FileError::new(path, gogo_files::Problem::NotOurs(why));
+        let text =
+            gogo_files::read_text(path, MATCH_RECORDS).map_err(|e| not_ours(e.problem_text()))?;
+        if !text.is_empty() && !text.starts_with("#KIF") {
+            return Err(not_ours(
+                "not a KIF file: it does not begin with #KIF".into(),
+            ));
+        }
+    }
+    Ok(out)
+}
+
 /// The games an earlier run of this very shard left in `path` ([`kept_games`]); none if the
 /// file is missing.
 fn kept_games_in(
@@ -477,6 +498,28 @@ fn main() -> ExitCode {
     }
     config.done = kept.iter().map(|(g, _)| *g).collect();
     let config = config;
+    // The record files, checked before any engine starts: a regular file or nothing, none
+    // of the inputs, and a KIF file already there must be one (the JSON lines were read as
+    // this run's above).
+    let inputs: Vec<&std::path::Path> = cli.openings.iter().map(|p| p.as_path()).collect();
+    let jsonl_out = match cli
+        .jsonl
+        .as_deref()
+        .map(|p| gogo_files::Output::new(p, &inputs))
+    {
+        Some(Err(e)) => {
+            eprintln!("gogo-arena: {e}");
+            return ExitCode::from(2);
+        }
+        out => out.and_then(Result::ok),
+    };
+    let kif_out = match cli.kif.as_deref().map(|p| kif_output(p, &inputs)) {
+        Some(Err(e)) => {
+            eprintln!("gogo-arena: {e}");
+            return ExitCode::from(2);
+        }
+        out => out.and_then(Result::ok),
+    };
     let names = |g: &gogo_arena::MatchGame| {
         let sente = &config.engines[g.sente_engine].name;
         let gote = &config.engines[1 - g.sente_engine].name;
@@ -488,21 +531,25 @@ fn main() -> ExitCode {
     };
     // Each game is appended as it ends, so a run that is stopped (a shard's job preempted,
     // an SPRT killed) keeps what it played; `merge` reads such a file as it is.
-    let mut live_jsonl = match &cli.jsonl {
-        Some(path) => match std::fs::File::create(path).and_then(|mut file| {
-            use std::io::Write;
-            writeln!(file, "{}", header.json_line())?;
+    let mut live_jsonl = match &jsonl_out {
+        Some(out) => {
+            let mut text = header.json_line() + "\n";
             for (_, line) in &kept {
-                writeln!(file, "{line}")?;
+                text.push_str(line.trim_end_matches('\n'));
+                text.push('\n');
             }
-            Ok(file)
-        }) {
-            Ok(file) => Some(file),
-            Err(e) => {
-                eprintln!("gogo-arena: {}: {e}", path.display());
-                return ExitCode::from(2);
+            // Written whole, then the file just made (checked again) added to as games end.
+            let live = out.write(text.as_bytes()).and_then(|()| {
+                gogo_files::Output::new(out.path(), &inputs).and_then(|made| made.append())
+            });
+            match live {
+                Ok(file) => Some(file),
+                Err(e) => {
+                    eprintln!("gogo-arena: {e}");
+                    return ExitCode::from(2);
+                }
             }
-        },
+        }
         None => None,
     };
     let mut progress = |games: &[gogo_arena::MatchGame]| {
@@ -522,7 +569,7 @@ fn main() -> ExitCode {
         }
     };
     drop(live_jsonl);
-    if let Some(path) = &cli.kif {
+    if let Some(out) = &kif_out {
         let text: String = summary
             .games
             .iter()
@@ -531,11 +578,11 @@ fn main() -> ExitCode {
                 record::kif(&g.record, &s, &w) + "\n"
             })
             .collect();
-        if let Err(e) = std::fs::write(path, text) {
-            eprintln!("gogo-arena: {}: {e}", path.display());
+        if let Err(e) = out.write(text.as_bytes()) {
+            eprintln!("gogo-arena: {e}");
         }
     }
-    if let Some(path) = &cli.jsonl {
+    if let Some(out) = &jsonl_out {
         // The whole shard again, the kept games with the new, now in game order.
         let mut lines: Vec<(usize, String)> = kept.clone();
         lines.extend(summary.games.iter().map(|g| (g.index, json_line(g))));
@@ -547,8 +594,11 @@ fn main() -> ExitCode {
                     .map(|(_, l)| if l.ends_with('\n') { l } else { l + "\n" }),
             )
             .collect();
-        if let Err(e) = std::fs::write(path, text) {
-            eprintln!("gogo-arena: {}: {e}", path.display());
+        // Checked again: the file is the one this run made and added to.
+        let rewritten =
+            gogo_files::Output::new(out.path(), &inputs).and_then(|out| out.write(text.as_bytes()));
+        if let Err(e) = rewritten {
+            eprintln!("gogo-arena: {e}");
         }
     }
     print!("{summary}");

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{gogo, run_arena};
+use common::{gogo, run_arena, scratch};
 use std::collections::BTreeMap;
 
 /// Each game's index and moves, from JSON lines.
@@ -28,8 +28,7 @@ fn standing(text: &str) -> Vec<&str> {
 
 #[test]
 fn four_shards_merged_are_the_whole_match() {
-    let dir = std::env::temp_dir().join(format!("gogo-shards-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("gogo-shards");
     let openings = dir.join("openings.txt");
     let lines: Vec<&str> = include_str!("../../../scripts/openings.txt")
         .lines()
@@ -142,8 +141,7 @@ fn four_shards_merged_are_the_whole_match() {
 
 #[test]
 fn a_stopped_shard_keeps_the_games_it_played() {
-    let dir = std::env::temp_dir().join(format!("gogo-stopped-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("gogo-stopped");
     let out = dir.join("stopped.jsonl");
     let gogo = gogo();
     let a = format!("name=A,cmd={gogo}");
@@ -204,8 +202,7 @@ fn a_stopped_shard_keeps_the_games_it_played() {
 /// whatever is missing, so that a driver can cancel the array; undecided and incomplete is 3.
 #[test]
 fn a_merged_sprt_says_its_verdict_in_the_exit_status() {
-    let dir = std::env::temp_dir().join(format!("gogo-sprt-merge-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("gogo-sprt-merge");
     let header = gogo_arena::shard::RunHeader::new("test".into(), 2000, "1/1".parse().unwrap());
     let file = |name: &str, pairs: usize, a_wins: bool| {
         let mut text = header.json_line() + "\n";
@@ -245,16 +242,126 @@ fn a_merged_sprt_says_its_verdict_in_the_exit_status() {
 #[test]
 fn a_run_past_the_games_limit_is_refused() {
     let limit = gogo_arena::shard::MAX_RUN_GAMES;
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gogo-arena"))
-        .args([
-            "--engine",
-            "name=A,cmd=/nonexistent",
-            "--engine",
-            "name=B,cmd=/nonexistent",
-        ])
+    let out = arena_without_engines()
         .args(["--tc", "depth=1", "--games", &(limit + 1).to_string()])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains(&format!("at most {limit}")));
+}
+
+/// Issue 54, through the real binary: `merge` scores only the games of the run its header
+/// names (a header for 2 games followed by 200 game lines, a game numbered 2^64-1, a second
+/// header are refused with their line), reads only regular files (/dev/zero and a FIFO are
+/// refused at once, not read for ever), and wants at least one file.
+#[test]
+fn merge_refuses_what_is_outside_its_run() {
+    let dir = scratch("gogo-merge-bounds");
+    let header = gogo_arena::shard::RunHeader::new("test".into(), 2, "1/1".parse().unwrap());
+    let game = |g: u64| {
+        let (s, w) = if g % 2 == 1 { ("A", "B") } else { ("B", "A") };
+        format!(
+            "{{\"game\":{g},\"sente\":\"{s}\",\"gote\":\"{w}\",\"result\":\"1-0\",\"reason\":\"checkmate\",\"moves\":[]}}\n"
+        )
+    };
+    let file = |name: &str, text: String| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let merge = |paths: &[&std::path::Path]| {
+        let started = std::time::Instant::now();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gogo-arena"))
+            .arg("merge")
+            .args(paths)
+            .output()
+            .unwrap();
+        assert!(started.elapsed() < std::time::Duration::from_secs(20));
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let head = header.json_line() + "\n";
+    let whole = file("whole.jsonl", head.clone() + &game(1) + &game(2));
+    assert!(merge(&[&whole]).0, "the run itself merges");
+    let flood = file(
+        "flood.jsonl",
+        head.clone() + &(1..=200).map(game).collect::<String>(),
+    );
+    let (ok, said) = merge(&[&flood]);
+    assert!(
+        !ok && said.contains("line 4") && said.contains("outside"),
+        "{said}"
+    );
+    let last = file("last.jsonl", head.clone() + &game(u64::MAX));
+    let (ok, said) = merge(&[&last]);
+    assert!(!ok && said.contains("line 2"), "{said}");
+    let twice = file("twice.jsonl", head.clone() + &game(1) + &head + &game(2));
+    let (ok, said) = merge(&[&twice]);
+    assert!(
+        !ok && said.contains("line 3") && said.contains("header"),
+        "{said}"
+    );
+    let fifo = dir.join("pipe.jsonl");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let (ok, said) = merge(&[&whole, &fifo]);
+    assert!(!ok && said.contains("FIFO"), "{said}");
+    let (ok, said) = merge(&[std::path::Path::new("/dev/zero")]);
+    assert!(!ok && said.contains("device"), "{said}");
+    let (ok, said) = merge(&[]);
+    assert!(!ok, "{said}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 54, through the real binary: the match's record files are checked before any
+/// engine starts: a KIF output that is not KIF, a device, or the openings file itself is
+/// refused and left as it was.
+#[test]
+fn a_match_never_writes_its_records_over_what_they_are_not() {
+    let dir = scratch("gogo-arena-outputs");
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "startpos\n").unwrap();
+    let essay = dir.join("essay.kif");
+    std::fs::write(&essay, "my essay\n").unwrap();
+    let arena = |record: &[&str]| {
+        let out = arena_without_engines()
+            .args(["--tc", "depth=1", "--games", "2", "--openings"])
+            .arg(&openings)
+            .args(record)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, said) = arena(&["--kif", essay.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("not a KIF file"), "{said}");
+    assert_eq!(std::fs::read_to_string(&essay).unwrap(), "my essay\n");
+    let (code, said) = arena(&["--kif", "/dev/null"]);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("device"), "{said}");
+    let (code, said) = arena(&["--jsonl", openings.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{said}");
+    assert_eq!(std::fs::read_to_string(&openings).unwrap(), "startpos\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The arena binary with two engines that cannot start: for the checks made before any
+/// engine runs.
+fn arena_without_engines() -> std::process::Command {
+    let mut arena = std::process::Command::new(env!("CARGO_BIN_EXE_gogo-arena"));
+    arena.args([
+        "--engine",
+        "name=A,cmd=/nonexistent",
+        "--engine",
+        "name=B,cmd=/nonexistent",
+    ]);
+    arena
 }

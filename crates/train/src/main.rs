@@ -6,7 +6,6 @@
 use clap::Parser;
 use gogo_search::nnue::data;
 use gogo_train::{mean_loss, runs, Dataset, Model, Schedule, Trainer};
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -87,6 +86,40 @@ fn calibrate(files: Vec<(u32, Vec<data::Record>)>) {
     }
 }
 
+/// The first words of a network's notes (`NET.txt`).
+const NOTES_START: &str = "gogo NNUE network";
+
+/// The network `--out` and its notes beside it (`NET.txt`), checked as outputs of a run
+/// reading the data and `--init`; `None` when nothing is to be trained.
+fn training_outputs(
+    cli: &Cli,
+) -> Result<Option<(gogo_files::Output, gogo_files::Output)>, gogo_files::FileError> {
+    let (Some(out), false) = (&cli.out, cli.calibrate) else {
+        return Ok(None);
+    };
+    let mut inputs: Vec<&std::path::Path> = cli.data.iter().map(std::path::Path::new).collect();
+    inputs.extend(cli.init.as_deref());
+    let not_ours = |path: &std::path::Path, why: String| {
+        gogo_files::FileError::new(path, gogo_files::Problem::NotOurs(why))
+    };
+    let net = gogo_files::Output::new(out, &inputs)?;
+    if net.exists() {
+        gogo_search::nnue::Network::load(out).map_err(|e| not_ours(out, e.to_string()))?;
+    }
+    let notes_path = PathBuf::from(format!("{}.txt", out.display()));
+    let notes = gogo_files::Output::new(&notes_path, &inputs)?;
+    if notes.exists() {
+        let limit = gogo_files::Limit::new(1 << 20, "a network's notes");
+        let text = gogo_files::read_text(&notes_path, limit)
+            .map_err(|e| not_ours(&notes_path, e.problem_text()))?;
+        if !text.starts_with(NOTES_START) {
+            let why = format!("not a network's notes: it does not begin with '{NOTES_START}'");
+            return Err(not_ours(&notes_path, why));
+        }
+    }
+    Ok(Some((net, notes)))
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Some(name) = &cli.run_name {
@@ -113,6 +146,16 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     }
+    // The network and its notes are checked before hours of training, not after: each a
+    // regular file or nothing, none of the inputs, and a file there must be a network (or
+    // its notes) to be written over.
+    let outputs = match training_outputs(&cli) {
+        Ok(outputs) => outputs,
+        Err(e) => {
+            eprintln!("gogo-train: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let start = Instant::now();
     let init = match &cli.init {
         None => None,
@@ -179,14 +222,17 @@ fn main() -> ExitCode {
         eprintln!("{line}");
         log.push(line);
     }
-    let out = cli.out.clone().expect("clap requires --out when training");
+    let Some((net_out, notes_out)) = outputs else {
+        unreachable!("clap requires --out when training");
+    };
+    let out = net_out.path().to_path_buf();
     let net = trainer.model().quantise();
-    if let Err(e) = std::fs::write(&out, net.to_bytes()) {
-        eprintln!("gogo-train: {}: {e}", out.display());
+    if let Err(e) = net_out.write(&net.to_bytes()) {
+        eprintln!("gogo-train: {e}");
         return ExitCode::FAILURE;
     }
     let mut notes = format!(
-        "gogo NNUE network {}\n\ntrained by: gogo-train {}\ndata: {}\n{}\nstarting from: {}\nepochs {}, batch {}, lr {} (x0.1 from epoch {}), lambda {}, seed {}, validation fraction {}\n{} training positions, {} validation positions, {} repeats dropped\ntime: {:.0} s\n\n",
+        "{NOTES_START} {}\n\ntrained by: gogo-train {}\ndata: {}\n{}\nstarting from: {}\nepochs {}, batch {}, lr {} (x0.1 from epoch {}), lambda {}, seed {}, validation fraction {}\n{} training positions, {} validation positions, {} repeats dropped\ntime: {:.0} s\n\n",
         out.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned()),
         std::env::args().skip(1).collect::<Vec<_>>().join(" "),
         cli.data.join(" "),
@@ -215,11 +261,8 @@ fn main() -> ExitCode {
         notes.push_str(line);
         notes.push('\n');
     }
-    let notes_path = PathBuf::from(format!("{}.txt", out.display()));
-    if let Err(e) =
-        std::fs::File::create(&notes_path).and_then(|mut f| f.write_all(notes.as_bytes()))
-    {
-        eprintln!("gogo-train: {}: {e}", notes_path.display());
+    if let Err(e) = notes_out.write(notes.as_bytes()) {
+        eprintln!("gogo-train: {e}");
         return ExitCode::FAILURE;
     }
     println!(

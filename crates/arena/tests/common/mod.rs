@@ -34,3 +34,11 @@ pub fn assert_no_faults(stdout: &str, names: &[&str]) {
         assert!(stdout.contains(&clean), "{stdout}");
     }
 }
+
+/// A new empty folder for one test, named for it and this process.
+pub fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
