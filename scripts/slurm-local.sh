@@ -104,8 +104,10 @@ test_recipe() {
   # The docs' recipe: N named once, absolute paths, the shards on shared storage.
   job=$(sbatch --parsable --array=1-$n --cpus-per-task=1 -o "$out/task-%a.log" \
         scripts/shard-job.sh "$root" "$out" "$n" "${args[@]}")
-  # Task 2 is cancelled once it has played a game (a preempted node), then resubmitted.
-  for _ in $(seq 1 600); do
+  # Task 2 is cancelled once it has played a game (a preempted node), then resubmitted. A
+  # Slurm installed a moment ago can take over a minute to start the tasks (seen on a fresh
+  # machine with its cores busy): wait up to five.
+  for _ in $(seq 1 3000); do
     [ "$(wc -l < "$out/shard2.jsonl" 2>/dev/null || echo 0)" -ge 2 ] && break
     sleep 0.1
   done
