@@ -35,12 +35,17 @@ pub use text::{read_book, read_book_from, write_book, BookError, ReadReport, HEA
 use std::sync::{Arc, OnceLock};
 
 /// The book built into gogo (`data/internal.db`, made by `scripts/book.sh`; docs/book.md
-/// says how), read at its first use.
+/// says how), read at its first use. The file is part of the binary and its tests read it
+/// whole, so a bad one is a build no test passed: it panics with the reason rather than
+/// play from an empty book unnoticed.
 pub fn internal() -> Arc<Book> {
     static BOOK: OnceLock<Arc<Book>> = OnceLock::new();
-    BOOK.get_or_init(|| {
-        let text = include_str!("../data/internal.db");
-        Arc::new(read_book(text).map(|(b, _)| b).unwrap_or_default())
+    BOOK.get_or_init(|| match read_book(INTERNAL_TEXT) {
+        Ok((book, _)) => Arc::new(book),
+        Err(e) => panic!("the built-in book data/internal.db does not read: {e}"),
     })
     .clone()
 }
+
+/// The built-in book's file.
+const INTERNAL_TEXT: &str = include_str!("../data/internal.db");

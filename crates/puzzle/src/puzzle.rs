@@ -97,8 +97,10 @@ impl Puzzle {
 /// Why a line of a puzzle file was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParsePuzzleError {
-    /// Not six tab-separated fields, or a line too long.
+    /// Not six tab-separated fields (how many there are).
     Fields(usize),
+    /// A line longer than [`MAX_LINE_BYTES`] (its length), refused before it is split.
+    LineTooLong(usize),
     /// The id is empty or has other characters than letters, digits and `-`.
     Id,
     /// The SFEN does not read.
@@ -127,6 +129,10 @@ impl fmt::Display for ParsePuzzleError {
                 f,
                 "{n} fields: a puzzle is id, SFEN, solution, themes, rating, source (tab-separated, at most {MAX_LINE_BYTES} bytes)"
             ),
+            ParsePuzzleError::LineTooLong(n) => write!(
+                f,
+                "a line of {n} bytes: a puzzle's line has at most {MAX_LINE_BYTES}"
+            ),
             ParsePuzzleError::Id => write!(f, "an id is letters, digits and '-'"),
             ParsePuzzleError::Sfen(e) => write!(f, "SFEN: {e}"),
             ParsePuzzleError::Move { ply, error } => {
@@ -152,7 +158,7 @@ impl std::str::FromStr for Puzzle {
     /// legal where it is played, a mate theme only on a mating line).
     fn from_str(line: &str) -> Result<Puzzle, ParsePuzzleError> {
         if line.len() > MAX_LINE_BYTES {
-            return Err(ParsePuzzleError::Fields(0));
+            return Err(ParsePuzzleError::LineTooLong(line.len()));
         }
         let fields: Vec<&str> = line.trim_end_matches(['\r', '\n']).split('\t').collect();
         let [id, sfen, solution, themes, rating, source] = fields[..] else {
@@ -252,7 +258,7 @@ mod tests {
             bad(&MATE_IN_1.replace("k4/", "k9/")),
             ParsePuzzleError::Sfen(_)
         ));
-        assert_eq!(bad(&"x".repeat(2000)), ParsePuzzleError::Fields(0));
+        assert_eq!(bad(&"x".repeat(2000)), ParsePuzzleError::LineTooLong(2000));
         let file = format!("# a comment\n\n{MATE_IN_1}\nnonsense\n");
         assert_eq!(read_puzzles(&file).unwrap_err().0, 4);
     }

@@ -7,10 +7,15 @@ use std::sync::OnceLock;
 /// The shipped set's file.
 pub const SHIPPED_TEXT: &str = include_str!("../data/puzzles.tsv");
 
-/// The shipped set (read once; the tests check that every line reads).
+/// The shipped set, read once. The file is part of the binary and the tests read every
+/// line, so a bad one is a build no test passed: it panics with the line and the reason
+/// rather than serve an empty set unnoticed.
 pub fn shipped() -> &'static [Puzzle] {
     static SET: OnceLock<Vec<Puzzle>> = OnceLock::new();
-    SET.get_or_init(|| read_puzzles(SHIPPED_TEXT).unwrap_or_default())
+    SET.get_or_init(|| match read_puzzles(SHIPPED_TEXT) {
+        Ok(set) => set,
+        Err((line, e)) => panic!("the shipped puzzle set, line {line}: {e}"),
+    })
 }
 
 /// How many of the nearest puzzles the pick chooses among, so that two players of one
@@ -39,12 +44,7 @@ pub fn pick<'a>(
     if candidates.is_empty() {
         return None;
     }
-    // SplitMix64 of the seed: any seed spreads over the candidates.
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^= z >> 31;
-    Some(candidates[(z % candidates.len() as u64) as usize])
+    Some(candidates[gogo_rules::Rng::new(seed).below(candidates.len())])
 }
 
 #[cfg(test)]
