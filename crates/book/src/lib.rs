@@ -30,7 +30,7 @@ pub mod sample;
 mod text;
 
 pub use book::{Book, BookMove, BookPosition};
-pub use text::{read_book, read_book_from, write_book, BookError, ReadReport, HEADER};
+pub use text::{read_book, read_book_from, write_book, BookError, LineProblem, ReadReport, HEADER};
 
 use std::sync::{Arc, OnceLock};
 

@@ -1,7 +1,7 @@
 //! The book as text: YaneuraOu's format read and written.
 
 use crate::book::{Book, BookMove};
-use gogo_rules::{Move, Position};
+use gogo_rules::{Move, ParseMoveError, Position, SfenError};
 use std::fmt;
 use std::io::{BufRead, Read};
 
@@ -23,8 +23,64 @@ pub enum BookError {
         /// The line, from 1.
         line: usize,
         /// What is wrong.
-        problem: String,
+        problem: LineProblem,
     },
+}
+
+/// What is wrong with a line of a book.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineProblem {
+    /// Longer than the longest line read ([`MAX_LINE_BYTES`]).
+    TooLong,
+    /// Not UTF-8 from this byte of the line on.
+    NotUtf8 {
+        /// The first byte that is not.
+        byte: usize,
+    },
+    /// A `#wdl` line without three whole numbers, or before any `sfen` line.
+    Wdl,
+    /// An `sfen` line without board, side, hands and ply.
+    SfenFields,
+    /// An `sfen` line whose position does not read.
+    Sfen(SfenError),
+    /// A move line without move, ponder, eval, depth and count.
+    MoveFields,
+    /// A move line before any `sfen` line.
+    MoveBeforeSfen,
+    /// A move (`ponder`: the ponder move) that does not read.
+    Move {
+        /// The text as written.
+        text: String,
+        /// Whether it is the ponder move.
+        ponder: bool,
+        /// Why.
+        error: ParseMoveError,
+    },
+    /// An eval, depth or count that is not a whole number (as written).
+    NotANumber(String),
+}
+
+impl fmt::Display for LineProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LineProblem::TooLong => write!(f, "longer than {MAX_LINE_BYTES} bytes"),
+            LineProblem::NotUtf8 { byte } => write!(f, "not UTF-8 text (byte {byte})"),
+            LineProblem::Wdl => f.write_str("#wdl wants three whole numbers"),
+            LineProblem::SfenFields => f.write_str("sfen wants board, side, hands and a ply"),
+            LineProblem::Sfen(e) => write!(f, "sfen: {e}"),
+            LineProblem::MoveFields => f.write_str("a move wants: move ponder eval depth count"),
+            LineProblem::MoveBeforeSfen => f.write_str("a move before any sfen line"),
+            LineProblem::Move {
+                text,
+                ponder,
+                error,
+            } => {
+                let which = if *ponder { "ponder move" } else { "move" };
+                write!(f, "{which} '{text}': {error}")
+            }
+            LineProblem::NotANumber(text) => write!(f, "'{text}' is not a whole number"),
+        }
+    }
 }
 
 impl fmt::Display for BookError {
@@ -77,12 +133,16 @@ pub fn read_book_from(reader: impl BufRead) -> Result<(Book, ReadReport), BookEr
     let mut current: Option<Position> = None;
     let mut last_move: Option<Move> = None;
     while let Some((number, bytes)) = lines.next_line()? {
-        let bad = |problem: String| BookError::Line {
+        let bad = |problem: LineProblem| BookError::Line {
             line: number,
             problem,
         };
         let line = std::str::from_utf8(bytes)
-            .map_err(|e| bad(format!("not UTF-8 text (byte {})", e.valid_up_to())))?
+            .map_err(|e| {
+                bad(LineProblem::NotUtf8 {
+                    byte: e.valid_up_to(),
+                })
+            })?
             .trim();
         if line.is_empty() {
             continue;
@@ -92,9 +152,9 @@ pub fn read_book_from(reader: impl BufRead) -> Result<(Book, ReadReport), BookEr
                 .split_whitespace()
                 .map(str::parse)
                 .collect::<Result<_, _>>()
-                .map_err(|_| bad("#wdl wants three whole numbers".into()))?;
+                .map_err(|_| bad(LineProblem::Wdl))?;
             let (&[w, d, l], Some(pos)) = (&counts[..], &current) else {
-                return Err(bad("#wdl wants three whole numbers".into()));
+                return Err(bad(LineProblem::Wdl));
             };
             // After a move that was dropped (not legal), there is nothing to count.
             if let Some(mv) = last_move {
@@ -108,35 +168,39 @@ pub fn read_book_from(reader: impl BufRead) -> Result<(Book, ReadReport), BookEr
         if let Some(rest) = line.strip_prefix("sfen ") {
             let fields: Vec<&str> = rest.split_whitespace().collect();
             if fields.len() < 3 {
-                return Err(bad("sfen wants board, side, hands and a ply".into()));
+                return Err(bad(LineProblem::SfenFields));
             }
             let sfen = fields.join(" ");
-            let pos = Position::from_sfen(&sfen).map_err(|e| bad(format!("sfen: {e}")))?;
+            let pos = Position::from_sfen(&sfen).map_err(|e| bad(LineProblem::Sfen(e)))?;
             current = Some(pos);
             last_move = None;
             continue;
         }
         let fields: Vec<&str> = line.split_whitespace().collect();
         if fields.len() < 5 {
-            return Err(bad("a move wants: move ponder eval depth count".into()));
+            return Err(bad(LineProblem::MoveFields));
         }
         let Some(pos) = &current else {
-            return Err(bad("a move before any sfen line".into()));
+            return Err(bad(LineProblem::MoveBeforeSfen));
         };
-        let mv: Move = fields[0]
-            .parse()
-            .map_err(|e| bad(format!("move '{}': {e}", fields[0])))?;
+        let read_move = |text: &str, ponder: bool| {
+            text.parse::<Move>().map_err(|error| {
+                bad(LineProblem::Move {
+                    text: text.to_string(),
+                    ponder,
+                    error,
+                })
+            })
+        };
+        let mv = read_move(fields[0], false)?;
         let ponder = match fields[1] {
             "none" => None,
-            text => Some(
-                text.parse::<Move>()
-                    .map_err(|e| bad(format!("ponder move '{text}': {e}")))?,
-            ),
+            text => Some(read_move(text, true)?),
         };
         let number = |i: usize| -> Result<i64, BookError> {
             fields[i]
                 .parse()
-                .map_err(|_| bad(format!("'{}' is not a whole number", fields[i])))
+                .map_err(|_| bad(LineProblem::NotANumber(fields[i].to_string())))
         };
         let (eval, depth, count) = (number(2)?, number(3)?, number(4)?);
         let added = book.add(
@@ -190,7 +254,7 @@ impl<R: BufRead> Lines<R> {
         if line.len() > MAX_LINE_BYTES || (!ended && read as u64 == room) {
             return Err(BookError::Line {
                 line: self.number,
-                problem: format!("longer than {MAX_LINE_BYTES} bytes"),
+                problem: LineProblem::TooLong,
             });
         }
         Ok(Some((self.number, line)))
@@ -272,7 +336,10 @@ sfen rbsgk/4p/5/P3B/KGS1R w - 2
             assert_eq!(read_book(&text).unwrap().0.len(), 0);
             let text = format!("{HEADER}{end}{longest}x{end}");
             match read_book(&text) {
-                Err(BookError::Line { line: 2, problem }) => assert!(problem.contains("longer")),
+                Err(BookError::Line {
+                    line: 2,
+                    problem: LineProblem::TooLong,
+                }) => {}
                 other => panic!("{other:?}"),
             }
         }
@@ -280,7 +347,10 @@ sfen rbsgk/4p/5/P3B/KGS1R w - 2
         let mut bytes = format!("{HEADER}\n# fine\n").into_bytes();
         bytes.extend_from_slice(b"# \xff\n");
         match read_book_from(&bytes[..]) {
-            Err(BookError::Line { line: 3, problem }) => assert!(problem.contains("UTF-8")),
+            Err(BookError::Line {
+                line: 3,
+                problem: LineProblem::NotUtf8 { .. },
+            }) => {}
             other => panic!("{other:?}"),
         }
         // A reader that fails (a bounded one past its limit) refuses the book with its words.
@@ -302,15 +372,47 @@ sfen rbsgk/4p/5/P3B/KGS1R w - 2
             Err(BookError::NotABook(_))
         ));
         assert!(matches!(read_book(""), Err(BookError::NotABook(_))));
-        let line = |text: &str| match read_book(&format!("{HEADER}\n{text}")) {
-            Err(BookError::Line { line, .. }) => line,
+        // Each refusal typed, with its line and the words the tools print.
+        let refused = |text: &str| match read_book(&format!("{HEADER}\n{text}")) {
+            Err(e @ BookError::Line { line, .. }) => {
+                let BookError::Line { problem, .. } = &e else {
+                    unreachable!()
+                };
+                (line, problem.clone(), e.to_string())
+            }
             other => panic!("{other:?}"),
         };
-        assert_eq!(line("2e3d none 0 0 1\n"), 2);
-        assert_eq!(line("sfen rbsgk/4p/5/P4/KGSBR b - 1\n2e3d none x 0 1\n"), 3);
-        assert_eq!(line("sfen rbsgk/9/5/P4/KGSBR b - 1\n"), 2);
-        assert_eq!(line("sfen rbsgk/4p/5/P4/KGSBR b - 1\nzz none 0 0 1\n"), 3);
-        assert_eq!(line(&format!("sfen {}\n", "x".repeat(2000))), 2);
+        let start = "sfen rbsgk/4p/5/P4/KGSBR b - 1\n";
+        let (line, problem, said) = refused("2e3d none 0 0 1\n");
+        assert_eq!((line, problem), (2, LineProblem::MoveBeforeSfen));
+        assert_eq!(said, "book line 2: a move before any sfen line");
+        let (line, problem, said) = refused(&format!("{start}2e3d none x 0 1\n"));
+        assert_eq!((line, problem), (3, LineProblem::NotANumber("x".into())));
+        assert_eq!(said, "book line 3: 'x' is not a whole number");
+        let (line, problem, _) = refused("sfen rbsgk/9/5/P4/KGSBR b - 1\n");
+        assert!(matches!((line, problem), (2, LineProblem::Sfen(_))));
+        let (line, problem, said) = refused(&format!("{start}zz none 0 0 1\n"));
+        assert!(matches!(
+            (line, problem),
+            (3, LineProblem::Move { ponder: false, .. })
+        ));
+        assert!(said.starts_with("book line 3: move 'zz': "), "{said}");
+        let (_, problem, said) = refused(&format!("{start}2e3d zz 0 0 1\n"));
+        assert!(matches!(problem, LineProblem::Move { ponder: true, .. }));
+        assert!(
+            said.starts_with("book line 3: ponder move 'zz': "),
+            "{said}"
+        );
+        let (_, problem, said) = refused(&format!("{start}#wdl 1 2\n"));
+        assert_eq!(problem, LineProblem::Wdl);
+        assert_eq!(said, "book line 3: #wdl wants three whole numbers");
+        let (_, problem, _) = refused("sfen rbsgk/4p/5\n");
+        assert_eq!(problem, LineProblem::SfenFields);
+        let (_, problem, _) = refused(&format!("{start}2e3d none 0\n"));
+        assert_eq!(problem, LineProblem::MoveFields);
+        let (line, problem, said) = refused(&format!("sfen {}\n", "x".repeat(2000)));
+        assert_eq!((line, problem), (2, LineProblem::TooLong));
+        assert_eq!(said, "book line 2: longer than 1024 bytes");
         // A move not legal there (a foreign or corrupt book) is dropped, not played.
         let (book, report) = read_book(&format!(
             "{HEADER}\nsfen rbsgk/4p/5/P4/KGSBR b - 1\n5a4a none 0 0 1\n2e3d none 0 0 1\n"
