@@ -5,7 +5,7 @@ use crate::clock::{ParseTimeControlError, TimeControl};
 use crate::engine_message::{BestMove, Checkmate, EngineMessage, OptionKind};
 use crate::gui_command::GuiCommand;
 use crate::info::Info;
-use crate::process::{LineProcess, RecvError};
+use crate::process::{LineProcess, RecvError, MAX_QUEUED_BYTES};
 use gogo_rules::Move;
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -239,6 +239,9 @@ pub const MAX_OFFERED_BYTES: usize = 256 * 1024;
 
 /// Lines kept for [`EngineClient::diagnosis`].
 const RECENT_LINES: usize = 6;
+/// How long a write that found the engine's input closed waits for its output to say why
+/// (an engine that ends closes both within a moment).
+const CAUSE_GRACE: Duration = Duration::from_millis(500);
 
 /// A USI engine in a child process.
 pub struct EngineClient {
@@ -248,6 +251,9 @@ pub struct EngineClient {
     id_name: Option<String>,
     /// The last lines the engine sent, with when they came.
     recent: std::collections::VecDeque<(Instant, String)>,
+    /// Set once a write found the engine's input closed: why, as its output told (see
+    /// [`EngineClient::cause_of_closed_input`]). Every later send and wait returns it.
+    lost: Option<ClientError>,
 }
 
 impl EngineClient {
@@ -262,6 +268,7 @@ impl EngineClient {
             offered: Vec::new(),
             id_name: None,
             recent: std::collections::VecDeque::with_capacity(RECENT_LINES),
+            lost: None,
         };
         client.send(&GuiCommand::Usi)?;
         let deadline = crate::clock::deadline(Instant::now(), timeout);
@@ -328,16 +335,48 @@ impl EngineClient {
             .is_some_and(|v| v.eq_ignore_ascii_case("true"))
     }
 
-    /// Sends one command.
+    /// Sends one command. When the engine's input is closed, the error is what its output
+    /// says of why: [`ClientError::Malformed`] when it overflowed a line before it went, else
+    /// [`ClientError::Crashed`]; the same whichever of the writer and the reader noticed
+    /// first.
     pub fn send(&mut self, command: &GuiCommand) -> Result<(), ClientError> {
+        if let Some(cause) = &self.lost {
+            return Err(cause.clone());
+        }
         log::trace!("{} << {command}", self.spec.name);
-        self.process
-            .send_line(&command.to_string())
-            .map_err(|e| match e.kind() {
-                // The engine stopped reading its input.
-                std::io::ErrorKind::TimedOut => ClientError::Timeout,
-                _ => ClientError::Crashed,
-            })
+        match self.process.send_line(&command.to_string()) {
+            Ok(()) => Ok(()),
+            // The engine stopped reading its input.
+            Err(e) if e.kind() == std::io::ErrorKind::TimedOut => Err(ClientError::Timeout),
+            Err(_) => {
+                let cause = self.cause_of_closed_input();
+                self.lost = Some(cause.clone());
+                Err(cause)
+            }
+        }
+    }
+
+    /// Why the engine's input closed, from what it wrote before: the writer thread can
+    /// find the pipe broken before the reader thread has read the engine's last output, so
+    /// that output is read first, for [`CAUSE_GRACE`] at most and at most
+    /// [`MAX_QUEUED_BYTES`] of lines (an engine that closed its input and floods its output
+    /// is crashed as far as a GUI can tell).
+    fn cause_of_closed_input(&mut self) -> ClientError {
+        let deadline = crate::clock::deadline(Instant::now(), CAUSE_GRACE);
+        let mut read = 0;
+        loop {
+            match self.process.recv_line(deadline) {
+                Ok(line) => {
+                    read += line.len() + 1;
+                    self.remember(&line);
+                    if read > MAX_QUEUED_BYTES {
+                        return ClientError::Crashed;
+                    }
+                }
+                Err(e @ RecvError::LineTooLong) => return e.into(),
+                Err(RecvError::Closed | RecvError::Timeout) => return ClientError::Crashed,
+            }
+        }
     }
 
     /// `setoption name <name> value <value>`.
@@ -364,19 +403,27 @@ impl EngineClient {
         &mut self,
         deadline: Instant,
     ) -> Result<Result<EngineMessage, UnreadableLine>, ClientError> {
-        let line = self.process.recv_line(deadline)?;
-        log::trace!("{} >> {line}", self.spec.name);
-        if self.recent.len() == RECENT_LINES {
-            self.recent.pop_front();
+        if let Some(cause) = &self.lost {
+            return Err(cause.clone());
         }
-        let kept: String = line.chars().take(200).collect();
-        self.recent.push_back((Instant::now(), kept));
+        let line = self.process.recv_line(deadline)?;
+        self.remember(&line);
         Ok(line
             .parse()
             .map_err(|e: crate::ParseMessageError| UnreadableLine {
                 line: line.clone(),
                 reason: e.0,
             }))
+    }
+
+    /// Keeps the start of a line the engine sent, for [`EngineClient::diagnosis`].
+    fn remember(&mut self, line: &str) {
+        log::trace!("{} >> {line}", self.spec.name);
+        if self.recent.len() == RECENT_LINES {
+            self.recent.pop_front();
+        }
+        let kept: String = line.chars().take(200).collect();
+        self.recent.push_back((Instant::now(), kept));
     }
 
     /// Waits until `deadline` for `bestmove` (after `go`, `ponderhit` or `stop`), handing

@@ -2,8 +2,8 @@
 //! answering, arrives typed and within its deadline.
 
 use gogo_protocol::{
-    BestMove, Checkmate, ClientError, EngineClient, EngineSpec, GoCommand, GuiCommand, Info,
-    InfoScore, OptionKind,
+    BestMove, Checkmate, ClientError, EngineClient, EngineMessage, EngineSpec, GoCommand,
+    GuiCommand, Info, InfoScore, OptionKind,
 };
 use std::time::{Duration, Instant};
 
@@ -182,6 +182,9 @@ fn a_flooding_engine_runs_out_of_time() {
     .unwrap();
     let pid = client.pid();
     go(&mut client);
+    // The flood has begun (on a loaded machine, starting `yes` may take a while).
+    let first = client.next_message(Instant::now() + Duration::from_secs(10));
+    assert!(matches!(first, Ok(Ok(EngineMessage::Info(_)))), "{first:?}");
     // A second of flooding with nobody reading: the lines read ahead stay bounded (an
     // unbounded queue held gigabytes by then).
     let before = resident_kib();
@@ -214,14 +217,17 @@ fn a_flooding_engine_runs_out_of_time() {
     assert!(gone(pid));
 }
 
+/// A shell command writing 1,000 zeros (no newline) with the shell's own printf, so that
+/// the test engines start no second program (one that failed to start on a loaded machine
+/// would end the engine, and `Crashed` would be right).
+const THOUSAND_ZEROS: &str =
+    r#"s=0000000000; s=$s$s$s$s$s$s$s$s$s$s; s=$s$s$s$s$s$s$s$s$s$s; printf %s "$s""#;
+
 /// A line that never ends is cut at `MAX_LINE_BYTES` and reported as malformed at once.
 #[test]
 fn an_endless_line_is_malformed() {
-    let mut client = EngineClient::start(
-        &shell_engine(r#"exec tr -d '\n' < /dev/zero"#),
-        Duration::from_secs(5),
-    )
-    .unwrap();
+    let endless = format!("while :; do {THOUSAND_ZEROS}; done");
+    let mut client = EngineClient::start(&shell_engine(&endless), Duration::from_secs(5)).unwrap();
     let pid = client.pid();
     go(&mut client);
     let asked = Instant::now();
@@ -235,6 +241,37 @@ fn an_endless_line_is_malformed() {
     assert!(asked.elapsed() < Duration::from_secs(5));
     drop(client);
     assert!(gone(pid));
+}
+
+/// Issue 56: an engine that overflows a line and ends. The writer thread finds its input
+/// closed while the overflow may still wait in the reader's queue, and which of the two the
+/// client noticed first used to decide the error (`Crashed` from a send, or `Malformed`
+/// from the wait). The overflow is the cause, every time, for every later call too.
+#[test]
+fn an_overflow_is_the_cause_whichever_thread_sees_the_end_first() {
+    // A line of 1.1 MB, then the end.
+    let overflow =
+        format!("i=0; while [ $i -lt 1100 ]; do {THOUSAND_ZEROS}; i=$((i+1)); done; exit 0");
+    let mut client = EngineClient::start(&shell_engine(&overflow), Duration::from_secs(5)).unwrap();
+    go(&mut client);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while client.is_alive() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(!client.is_alive());
+    // The first write after the end is queued; by the next, the writer has found the pipe
+    // broken, and the overflow is still unread.
+    let _ = client.send(&GuiCommand::Stop);
+    std::thread::sleep(Duration::from_millis(200));
+    let malformed = ClientError::Malformed(format!(
+        "a line longer than {} bytes",
+        gogo_protocol::MAX_LINE_BYTES
+    ));
+    let started = Instant::now();
+    assert_eq!(client.send(&GuiCommand::IsReady), Err(malformed.clone()));
+    assert!(started.elapsed() < Duration::from_secs(1));
+    assert_eq!(client.send(&GuiCommand::IsReady), Err(malformed.clone()));
+    assert_eq!(client.wait_bestmove(soon(), &mut |_| {}), Err(malformed));
 }
 
 /// An engine that stops reading its input: writes queue up to a bound, then fail with a
