@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 source scripts/refs.sh
 if [ $# -lt 1 ]; then sed -n '2,6p' "$0"; exit 2; fi
 rev=$1; rounds=${2:-7}; shift $(( $# >= 2 ? 2 : 1 ))
-cargo build --release -q -p gogo-usi
+cargo build --release -q -p gogo
 base=$(gogo_at "$rev")
 now=target/release/gogo
 declare -a nps_base nps_now

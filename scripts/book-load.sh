@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 source scripts/refs.sh
 rev=${1:-HEAD}; rounds=${2:-3}; shift $(( $# >= 2 ? 2 : $# ))
 sizes=("$@"); [ ${#sizes[@]} -gt 0 ] || sizes=(16 64 250)
-cargo build --release -q -p gogo-usi
+cargo build --release -q -p gogo
 cargo build --release -q -p gogo-book --example big_book
 base=$(gogo_at "$rev")
 now=target/release/gogo

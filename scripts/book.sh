@@ -16,7 +16,7 @@
 # docs/book.md gives the runs that made the built-in book.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -q -p gogo-usi -p gogo-arena
+cargo build --release -q -p gogo -p gogo-arena
 gogo=target/release/gogo
 case "${1:-}" in
   build)

@@ -13,6 +13,6 @@ missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
 [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
-cargo build -q -p gogo-usi   # the engine the test plays against
+cargo build -q -p gogo   # the engine the test plays against
 if [ "${1:-}" = --screenshots ]; then export GOGO_SCREENSHOTS="$PWD/docs"; fi
 cargo test -q -p gogo-gui --test browser -- --nocapture

@@ -19,7 +19,7 @@ source scripts/refs.sh
 if [ $# -lt 2 ]; then sed -n '2,16p' "$0"; exit 2; fi
 a=$1 b=$2; shift 2
 [ "${1:-}" = "--" ] && shift
-cargo build --release -q -p gogo-usi -p gogo-arena
+cargo build --release -q -p gogo -p gogo-arena
 # The match plays a copy of this checkout's gogo, named by its checksum: a rebuild during a
 # long match must not change the engine halfway (the arena restarts an engine that died).
 snapshot=target/match-engines/gogo-$(cksum < target/release/gogo | cut -d' ' -f1)

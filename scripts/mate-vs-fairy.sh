@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/refs.sh
 need_fairy_current
-cargo build --release -q -p gogo-usi
+cargo build --release -q -p gogo
 PYTHONPATH=scripts python3 - --gogo target/release/gogo --fairy "$FAIRY_CURRENT" --limit "${1:-10000}" <<'PY'
 """gogo's mate solver against Fairy-Stockfish on the mate problems of tests/data/tsume.tsv,
 one thread each, side by side: gogo answers `go mate 10000` (the time until its `checkmate`

@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 if [ $# -lt 2 ]; then sed -n '2,15p' "$0"; exit 2; fi
 name=$1 games=$2 eval=${3:-nnue}; shift $(( $# >= 3 ? 3 : 2 ))
 mkdir -p target/nnue
-cargo build --release -q -p gogo-usi -p gogo-train -p gogo-arena
+cargo build --release -q -p gogo -p gogo-train -p gogo-arena
 data=target/nnue/$name.bin
 net=crates/search/nets/$name.nnue
 seed=$(( $(printf '%d' "'${name: -1}") + games ))

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/refs.sh
 need_fairy_current
-cargo build --release -q -p gogo-usi
+cargo build --release -q -p gogo
 PYTHONPATH=scripts python3 - --gogo target/release/gogo --fairy "$FAIRY_CURRENT" --movetime "${1:-1000}" <<'PY'
 """gogo's and fairy-stockfish's search speed on the same positions (gogo's bench list),
 one thread each, the same `go movetime` each; gogo with its network and with the hand-made

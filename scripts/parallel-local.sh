@@ -26,7 +26,7 @@ trap 'kill "$(cat "$state/sshd.pid")" 2>/dev/null || true' EXIT
 ssh_cmd="ssh -p 2222 -i $key -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR"
 for _ in $(seq 1 50); do $ssh_cmd root@127.0.0.1 true 2>/dev/null && break; sleep 0.2; done
 if [ -z "${GOGO_ARENA:-}" ] || [ -z "${GOGO_ENGINE:-}" ]; then
-  cargo build --release -q -p gogo-usi -p gogo-arena
+  cargo build --release -q -p gogo -p gogo-arena
 fi
 arena=${GOGO_ARENA:-$root/target/release/gogo-arena}
 engine=${GOGO_ENGINE:-$root/target/release/gogo}

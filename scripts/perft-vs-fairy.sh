@@ -11,7 +11,7 @@ source scripts/refs.sh
 need_fairy
 rounds=${1:-7}
 depth=${2:-6}
-cargo build --release -q -p gogo-usi
+cargo build --release -q -p gogo
 GOGO=target/release/gogo
 
 now() { date +%s.%N; }

@@ -11,7 +11,7 @@
 #   scripts/probe-share.sh MATCH.jsonl... [--engine NAME (default gogo)] [--time-only]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -q -p gogo-usi
+cargo build --release -q -p gogo
 python3 - target/release/gogo "$@" <<'PY'
 import json
 import re

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 set_file=crates/puzzle/data/puzzles.tsv
 threads=${THREADS:-2}
-cargo build --release -q -p gogo-usi
+cargo build --release -q -p gogo
 case "${1:-}" in
   generate)
     out=${2:-target/puzzles.tsv}

@@ -41,7 +41,7 @@ gogo_at() {
     rm -rf "$dir"; mkdir -p "$(dirname "$dir")"
     git worktree prune
     git worktree add -f --detach "$dir" "$sha" >&2
-    (cd "$dir" && cargo build --release -q -p gogo-usi) >&2
+    (cd "$dir" && cargo build --release -q --bin gogo) >&2
   fi
   echo "$dir/target/release/gogo"
 }

@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/refs.sh
-cargo build --release -q -p gogo-usi
+cargo build --release -q -p gogo
 old=$(gogo_at "${1:-45411d5}")
 nnue=$(target/release/gogo score-scale --eval nnue)
 classical=$(target/release/gogo score-scale --eval classical)

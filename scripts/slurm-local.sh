@@ -91,7 +91,7 @@ test_recipe() {
   # The binaries: GOGO_ARENA and GOGO_ENGINE if given (the test passes its own build), else
   # this checkout's release build.
   if [ -z "${GOGO_ARENA:-}" ] || [ -z "${GOGO_ENGINE:-}" ]; then
-    cargo build --release -q -p gogo-usi -p gogo-arena
+    cargo build --release -q -p gogo -p gogo-arena
   fi
   export GOGO_ARENA=${GOGO_ARENA:-$root/target/release/gogo-arena}
   local engine=${GOGO_ENGINE:-$root/target/release/gogo}

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 sessions=${1:-8}
 seconds=${2:-600}
-cargo build --release -q -p gogo-usi -p gogo-gui
+cargo build --release -q -p gogo -p gogo-gui
 cargo build --release -q -p gogo-gui --example soak
 out=$(mktemp -d)
 target/release/gogo-gui --port 0 --max-sessions "$sessions" > "$out/stdout" 2> "$out/stderr" &

@@ -6,7 +6,7 @@
 #                                       scripts/openings.txt, one game at a time
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -q -p gogo-usi
+cargo build --release -q -p gogo
 case "${1:-}" in
   nps)
     rounds=${2:-3}

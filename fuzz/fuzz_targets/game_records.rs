@@ -1,2 +1,2 @@
 #![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| gogo_usi::fuzz_checks::check_game_records(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| gogo_tools::fuzz_checks::check_game_records(data));

@@ -323,15 +323,7 @@ fn merge_command(files: &[std::path::PathBuf], sprt: Option<Sprt>, partial: bool
                 _ => {}
             }
             let c = &m.completeness;
-            let ranges = |v: &[usize]| {
-                let shown: Vec<String> = v.iter().take(20).map(usize::to_string).collect();
-                let more = if v.len() > 20 {
-                    format!(" and {} more", v.len() - 20)
-                } else {
-                    String::new()
-                };
-                format!("{}{more}", shown.join(", "))
-            };
+            let ranges = report::some_numbers;
             for &(file, line) in &c.torn_lines {
                 eprintln!(
                     "gogo-arena merge: warning: {}: line {line} is cut off (skipped)",

@@ -185,6 +185,18 @@ impl fmt::Display for MatchSummary {
     }
 }
 
+/// Numbers (games, shards) as a person reads a list of them: the first 20, then how many
+/// more.
+pub fn some_numbers(numbers: &[usize]) -> String {
+    let shown: Vec<String> = numbers.iter().take(20).map(usize::to_string).collect();
+    let more = if numbers.len() > 20 {
+        format!(" and {} more", numbers.len() - 20)
+    } else {
+        String::new()
+    };
+    format!("{}{more}", shown.join(", "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -273,5 +285,16 @@ mod tests {
         );
         summary.sprt_stopped_after = Some(6);
         assert!(!summary.to_string().contains("decided after"));
+    }
+
+    #[test]
+    fn long_lists_of_numbers_are_cut_at_twenty() {
+        assert_eq!(some_numbers(&[3, 5]), "3, 5");
+        let many: Vec<usize> = (1..=23).collect();
+        let said = some_numbers(&many);
+        assert!(
+            said.starts_with("1, 2, 3,") && said.ends_with("19, 20 and 3 more"),
+            "{said}"
+        );
     }
 }

@@ -4,7 +4,7 @@
 //! from the request to the summary, the progress updates the page received, and the median.
 //! The server runs in this process with the gogo binary of this build behind it.
 //!
-//!   cargo build --release -p gogo-usi && cargo run --release -p gogo-gui --example review_timing -- [RUNS=3] [MILLIS=200]
+//!   cargo build --release -p gogo && cargo run --release -p gogo-gui --example review_timing -- [RUNS=3] [MILLIS=200]
 
 use futures_util::{SinkExt, StreamExt};
 use gogo_gui::Config;
@@ -89,7 +89,7 @@ async fn main() {
     let gogo = exe.parent().unwrap().parent().unwrap().join("gogo");
     assert!(
         gogo.exists(),
-        "build gogo first: cargo build --release -p gogo-usi"
+        "build gogo first: cargo build --release -p gogo"
     );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();

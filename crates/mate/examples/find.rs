@@ -52,7 +52,7 @@ fn main() {
                         println!(
                             "MATE{n} {pos} brute {b:?} [{}] {}",
                             tags.join(","),
-                            usi_line(&line)
+                            usi_line(line)
                         );
                     }
                 }

@@ -20,4 +20,4 @@ pub mod set;
 mod theme;
 
 pub use puzzle::{read_puzzles, ParsePuzzleError, Puzzle, Verdict, MAX_SOLUTION_PLIES};
-pub use theme::{ParseThemeError, Theme};
+pub use theme::{detect_themes, ParseThemeError, PuzzleKind, Theme, LONG_LINE_MOVES};

@@ -1,6 +1,6 @@
 //! What a puzzle is about, detected by the generator from the solution (never set by hand).
 
-use gogo_rules::PieceKind;
+use gogo_rules::{Move, PieceKind, Position};
 use std::fmt;
 
 /// A puzzle's theme.
@@ -144,6 +144,78 @@ impl std::str::FromStr for Theme {
     }
 }
 
+/// What kind of win a puzzle is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PuzzleKind {
+    /// Mate in this many plies.
+    Mate(usize),
+    /// Material won, or a won position.
+    Tactic,
+    /// The only move that holds.
+    Defence,
+}
+
+/// A solution of at least this many of the player's moves is a long line.
+pub const LONG_LINE_MOVES: usize = 4;
+
+/// The themes a solution of `kind` from `pos` shows: the mate's length, a drop mate, a
+/// tsume (every move of the player a check); the most valuable piece won, or an advantage;
+/// a defence; a promotion; a long line.
+pub fn detect_themes(pos: &Position, solution: &[Move], kind: PuzzleKind) -> Vec<Theme> {
+    let player = pos.side_to_move();
+    let mut themes = Vec::new();
+    let mut p = pos.clone();
+    let mut all_checks = true;
+    let mut promotes = false;
+    // Pieces won (+) and lost (-) by the player, by unpromoted kind.
+    let mut won = [0i32; 10];
+    for &mv in solution {
+        let mover = p.side_to_move();
+        if let Some(piece) = p.captured_piece(mv) {
+            let sign = if mover == player { 1 } else { -1 };
+            won[piece.kind.unpromote().index()] += sign;
+        }
+        let next = p.played(mv);
+        if mover == player {
+            all_checks &= next.in_check();
+            promotes |= mv.is_promotion();
+        }
+        p = next;
+    }
+    let player_moves = solution.len().div_ceil(2);
+    match kind {
+        PuzzleKind::Mate(n) => {
+            themes.push(Theme::mate_in(n));
+            if solution.last().is_some_and(|m| m.is_drop()) {
+                themes.push(Theme::DropMate);
+            }
+            if all_checks {
+                themes.push(Theme::Tsume);
+            }
+        }
+        PuzzleKind::Tactic => {
+            let most_valuable = [
+                PieceKind::Rook,
+                PieceKind::Bishop,
+                PieceKind::Gold,
+                PieceKind::Silver,
+                PieceKind::Pawn,
+            ]
+            .into_iter()
+            .find(|k| won[k.index()] > 0);
+            themes.push(most_valuable.map_or(Theme::Advantage, Theme::Material));
+        }
+        PuzzleKind::Defence => themes.push(Theme::Defence),
+    }
+    if promotes {
+        themes.push(Theme::Promotion);
+    }
+    if player_moves >= LONG_LINE_MOVES {
+        themes.push(Theme::LongLine);
+    }
+    themes
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,6 +234,24 @@ mod tests {
         assert_eq!(
             Theme::Material(PieceKind::Dragon).to_string(),
             "material-rook"
+        );
+    }
+
+    #[test]
+    fn themes_are_read_from_the_solution() {
+        let pos = Position::from_sfen("k4/5/2G2/5/4K b G 1").unwrap();
+        let drop: Move = "G*4b".parse().unwrap();
+        assert_eq!(
+            detect_themes(&pos, &[drop], PuzzleKind::Mate(1)),
+            vec![Theme::mate_in(1), Theme::DropMate, Theme::Tsume]
+        );
+        assert_eq!(
+            detect_themes(&pos, &[drop], PuzzleKind::Defence),
+            vec![Theme::Defence]
+        );
+        assert_eq!(
+            detect_themes(&pos, &[drop], PuzzleKind::Tactic),
+            vec![Theme::Advantage]
         );
     }
 }

@@ -1,5 +1,5 @@
 //! Strength levels live in the search: a job's level limits the search and chooses among its
-//! lines, from its seed (analysis at full strength: crates/usi/tests/levels.rs).
+//! lines, from its seed (analysis at full strength: crates/gogo/tests/levels.rs).
 
 use gogo_rules::Position;
 use gogo_search::skill::{settings, MAX_LEVEL};

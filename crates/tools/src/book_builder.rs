@@ -1,40 +1,17 @@
-//! The opening book beside the search: `gogo book build` (from games, and from analysis that
-//! grows the tree where it matters), the book built into the binary, and the book file the
-//! engine plays from (`USI_OwnBook`, `BookFile`). The format lives in `gogo-book`.
+//! `gogo book`: the book builder (from games, and from analysis that grows the tree where it
+//! matters), merging, learning from results, and the book's openings and positions shown.
+//! The format lives in `gogo-book`; the book the engine plays from, in `gogo-usi`.
 
 use crate::games::{read_games, SourceGame};
-use gogo_book::{read_book, read_book_from, write_book, Book, BookMove};
+use gogo_book::{read_book, write_book, Book, BookMove};
 use gogo_rules::{Position, RuleSet};
 use gogo_search::{
     Evaluation, GameHistory, SearchControl, SearchJob, SearchLimits, SearchOptions, Searcher,
 };
+use gogo_usi::book_file::{load_book, read_book_file, BOOK_FILE, INTERNAL_BOOK};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-
-/// `BookFile`'s name for the book built into the binary.
-pub const INTERNAL_BOOK: &str = "<internal>";
-
-/// The most a book file may be.
-pub const BOOK_FILE: gogo_files::Limit = gogo_files::Limit::new(256 << 20, "a book file");
-
-/// Reads the book file `path` (a regular file of at most [`BOOK_FILE`]) a line at a time, so
-/// that its text is never held whole beside the book; moves not legal where they stand are
-/// dropped and logged.
-pub fn read_book_file(path: &Path) -> Result<Book, String> {
-    let file = gogo_files::open(path, BOOK_FILE).map_err(|e| e.to_string())?;
-    let (book, report) = read_book_from(std::io::BufReader::with_capacity(1 << 16, file))
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    if report.illegal_moves > 0 {
-        log::warn!(
-            "{}: {} illegal moves dropped",
-            path.display(),
-            report.illegal_moves
-        );
-    }
-    Ok(book)
-}
 
 /// The output `out` of a run reading `inputs`, with the book already there (empty when
 /// there is none): a file there that is not a book is refused, never written over.
@@ -49,14 +26,6 @@ fn book_output(out: &Path, inputs: &[&Path]) -> Result<(gogo_files::Output, Book
     let text = gogo_files::read_text(out, BOOK_FILE).map_err(|e| refuse(e.problem_text()))?;
     let (book, _) = read_book(&text).map_err(|e| refuse(e.to_string()))?;
     Ok((output, book))
-}
-
-/// Reads the book `BookFile` names; `<internal>` (or empty) for the built-in one.
-pub fn load_book(name: &str) -> Result<Arc<Book>, String> {
-    if name.is_empty() || name == INTERNAL_BOOK {
-        return Ok(gogo_book::internal());
-    }
-    read_book_file(Path::new(name)).map(Arc::new)
 }
 
 /// How `gogo book build` builds.

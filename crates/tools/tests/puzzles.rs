@@ -3,7 +3,7 @@
 
 use gogo_puzzle::{Puzzle, Theme};
 use gogo_rules::{Move, Position};
-use gogo_usi::puzzles::{
+use gogo_tools::puzzles::{
     check, examine, generate, Analyst, CheckFailure, PuzzleConfig, SourceGame,
 };
 
@@ -171,7 +171,7 @@ fn game_files_are_read_and_bad_ones_refused() {
         "{\"start\":\"rbsgk/4p/5/P4/KGSBR b - 1\",\"moves\":[\"2e3d\",\"4a3b\"]}\n\n",
     )
     .unwrap();
-    let games = gogo_usi::puzzles::read_games(&jsonl).unwrap();
+    let games = gogo_tools::puzzles::read_games(&jsonl).unwrap();
     assert_eq!(games.len(), 1);
     assert_eq!(games[0].moves.len(), 2);
     assert_eq!(games[0].name, "games#1");
@@ -180,11 +180,11 @@ fn game_files_are_read_and_bad_ones_refused() {
         "{\"start\":\"rbsgk/4p/5/P4/KGSBR b - 1\",\"moves\":[\"2e2a\"]}\n",
     )
     .unwrap();
-    let error = gogo_usi::puzzles::read_games(&jsonl).unwrap_err();
+    let error = gogo_tools::puzzles::read_games(&jsonl).unwrap_err();
     assert!(error.contains("line 1"), "{error}");
     let other = dir.join("games.txt");
     std::fs::write(&other, "x").unwrap();
-    assert!(gogo_usi::puzzles::read_games(&other)
+    assert!(gogo_tools::puzzles::read_games(&other)
         .unwrap_err()
         .contains("not a game file"));
     std::fs::remove_dir_all(&dir).unwrap();

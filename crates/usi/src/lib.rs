@@ -1,17 +1,16 @@
-//! The gogo USI front end: the engine loop ([`engine`]) that reads [`gogo_protocol`]
-//! commands and answers them with the search. The `gogo` binary is a thin wrapper around it.
+//! The gogo engine: the USI loop ([`engine`]) that reads [`gogo_protocol`] commands and
+//! answers them with the search, its options, the book it plays from, and perft. The `gogo`
+//! binary (`crates/gogo`) runs it; the offline tools live in `gogo-tools`.
 
 #![warn(missing_docs)]
 
-pub mod datagen;
+pub mod book_file;
 pub mod engine;
 pub mod fuzz_checks;
-pub mod games;
-mod mate_probe;
-pub mod opening_book;
+pub mod mate_probe;
 pub mod options;
 pub mod output;
-pub mod puzzles;
+pub mod usi_option;
 
 use gogo_rules::{perft_until, Position, MAX_PERFT_DEPTH};
 use std::io::Write;

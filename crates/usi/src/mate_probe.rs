@@ -10,10 +10,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Nodes the mate solver may spend before a game search (about 8 ms).
-pub(crate) const MATE_PROBE_NODES: u64 = 5_000;
+pub const MATE_PROBE_NODES: u64 = 5_000;
 
 /// A forced mate by checks from `root` found within [`MATE_PROBE_NODES`] and `time`, if any.
-pub(crate) fn mate_probe(
+pub fn mate_probe(
     solver: &mut Solver,
     root: &Position,
     time: Option<Duration>,

@@ -1,6 +1,5 @@
 //! [`Analyst`]: the searches the puzzle generator, the rater and the checker make.
 
-use crate::mate_probe::mate_probe;
 use gogo_mate::Solver;
 use gogo_rules::{Move, Position};
 use gogo_search::skill;
@@ -8,6 +7,7 @@ use gogo_search::{
     Evaluation, GameHistory, SearchControl, SearchJob, SearchLimits, SearchOptions, SearchResult,
     Searcher,
 };
+use gogo_usi::mate_probe::mate_probe;
 
 /// The hash table of each search, MiB: the positions are small and the searches short.
 const HASH_MB: usize = 16;

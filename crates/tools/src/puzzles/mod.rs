@@ -19,8 +19,8 @@ pub use crate::games::{read_games, SourceGame};
 pub use analyst::Analyst;
 
 use gogo_mate::brute;
-use gogo_puzzle::{Puzzle, Theme, Verdict};
-use gogo_rules::{Move, PieceKind, Position, Rng, Square};
+use gogo_puzzle::{detect_themes, Puzzle, PuzzleKind as Kind, Theme, Verdict};
+use gogo_rules::{Move, Position, Rng, Square};
 use gogo_search::value::MATE;
 
 /// The winning chance (0 to 1) by which the best move must beat every other (30 points on
@@ -41,8 +41,6 @@ pub const ONE_MOVE_SECOND_AT_MOST: f64 = 0.55;
 pub const MAX_MATE_PLIES: usize = 11;
 /// The most moves of the player in a tactic's line.
 pub const MAX_PLAYER_MOVES: usize = 5;
-/// The player moves from which a line is a long one.
-const LONG_LINE_MOVES: usize = 4;
 /// The check's margin: a little below the generator's, so that a puzzle is refused only
 /// when the deeper search really disagrees, not for a few points of noise.
 pub const CHECK_MARGIN: f64 = 0.20;
@@ -77,15 +75,6 @@ impl Default for PuzzleConfig {
             skip_plies: 4,
         }
     }
-}
-
-/// What kind of win the first search saw.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    /// Mate in this many plies.
-    Mate(usize),
-    Tactic,
-    Defence,
 }
 
 /// Plies to the mate a score promises the side to move, if it is a mate for it.
@@ -169,7 +158,7 @@ pub fn examine(
     let mut puzzle = Puzzle {
         id: format!("{:012x}", pos.key() >> 16),
         position: pos.clone(),
-        themes: themes(pos, &solution, kind),
+        themes: detect_themes(pos, &solution, kind),
         solution,
         rating: 0,
         source: source.to_string(),
@@ -224,62 +213,6 @@ fn tactic_line(analyst: &mut Analyst, pos: &Position, first: Move, nodes: u64) -
         p = next.played(lines[0].0);
     }
     line
-}
-
-/// The themes a solution shows.
-fn themes(pos: &Position, solution: &[Move], kind: Kind) -> Vec<Theme> {
-    let player = pos.side_to_move();
-    let mut themes = Vec::new();
-    let mut p = pos.clone();
-    let mut all_checks = true;
-    let mut promotes = false;
-    // Pieces won (+) and lost (-) by the player, by unpromoted kind.
-    let mut won = [0i32; 10];
-    for &mv in solution {
-        let mover = p.side_to_move();
-        if let Some(piece) = p.captured_piece(mv) {
-            let sign = if mover == player { 1 } else { -1 };
-            won[piece.kind.unpromote().index()] += sign;
-        }
-        let next = p.played(mv);
-        if mover == player {
-            all_checks &= next.in_check();
-            promotes |= mv.is_promotion();
-        }
-        p = next;
-    }
-    let player_moves = solution.len().div_ceil(2);
-    match kind {
-        Kind::Mate(n) => {
-            themes.push(Theme::mate_in(n));
-            if solution.last().is_some_and(|m| m.is_drop()) {
-                themes.push(Theme::DropMate);
-            }
-            if all_checks {
-                themes.push(Theme::Tsume);
-            }
-        }
-        Kind::Tactic => {
-            let most_valuable = [
-                PieceKind::Rook,
-                PieceKind::Bishop,
-                PieceKind::Gold,
-                PieceKind::Silver,
-                PieceKind::Pawn,
-            ]
-            .into_iter()
-            .find(|k| won[k.index()] > 0);
-            themes.push(most_valuable.map_or(Theme::Advantage, Theme::Material));
-        }
-        Kind::Defence => themes.push(Theme::Defence),
-    }
-    if promotes {
-        themes.push(Theme::Promotion);
-    }
-    if player_moves >= LONG_LINE_MOVES {
-        themes.push(Theme::LongLine);
-    }
-    themes
 }
 
 /// The rating of `puzzle`: that of the weakest level that solves it in every one of `tries`
