@@ -2,26 +2,78 @@
 //! matters), merging, learning from results, and the book's openings and positions shown.
 //! The format lives in `gogo-book`; the book the engine plays from, in `gogo-usi`.
 
-use crate::games::{read_games, SourceGame};
+use crate::games::{read_games, GameFileError, SourceGame};
 use gogo_book::{read_book, write_book, Book, BookMove};
 use gogo_rules::{Position, RuleSet};
 use gogo_search::{
     Evaluation, GameHistory, SearchControl, SearchJob, SearchLimits, SearchOptions, Searcher,
 };
-use gogo_usi::book_file::{load_book, read_book_file, BOOK_FILE, INTERNAL_BOOK};
+use gogo_table::TableSizeError;
+use gogo_usi::book_file::{load_book, read_book_file, BookFileError, BOOK_FILE, INTERNAL_BOOK};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 use std::path::{Path, PathBuf};
 
+/// Why a `gogo book` command failed.
+#[derive(Debug)]
+pub enum BookToolError {
+    /// A file could not be opened, read or written, or the output is not a book and is left
+    /// as it is (the error names the file).
+    File(gogo_files::FileError),
+    /// A book to read does not read.
+    BookFile(BookFileError),
+    /// A file of games does not read.
+    Games(GameFileError),
+    /// `merge` was given no books.
+    NoBooks,
+    /// The search's table could not be had.
+    Table(TableSizeError),
+}
+
+impl std::fmt::Display for BookToolError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BookToolError::File(e) => e.fmt(f),
+            BookToolError::BookFile(e) => e.fmt(f),
+            BookToolError::Games(e) => e.fmt(f),
+            BookToolError::NoBooks => f.write_str("no books to merge"),
+            BookToolError::Table(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for BookToolError {}
+
+impl From<gogo_files::FileError> for BookToolError {
+    fn from(e: gogo_files::FileError) -> BookToolError {
+        BookToolError::File(e)
+    }
+}
+
+impl From<BookFileError> for BookToolError {
+    fn from(e: BookFileError) -> BookToolError {
+        BookToolError::BookFile(e)
+    }
+}
+
+impl From<GameFileError> for BookToolError {
+    fn from(e: GameFileError) -> BookToolError {
+        BookToolError::Games(e)
+    }
+}
+
 /// The output `out` of a run reading `inputs`, with the book already there (empty when
 /// there is none): a file there that is not a book is refused, never written over.
-fn book_output(out: &Path, inputs: &[&Path]) -> Result<(gogo_files::Output, Book), String> {
-    let output = gogo_files::Output::new(out, inputs).map_err(|e| e.to_string())?;
+fn book_output(out: &Path, inputs: &[&Path]) -> Result<(gogo_files::Output, Book), BookToolError> {
+    let output = gogo_files::Output::new(out, inputs)?;
     if !output.exists() {
         return Ok((output, Book::new()));
     }
     let refuse = |why: String| {
-        gogo_files::FileError::new(out, gogo_files::Problem::NotOurs(why)).to_string()
+        BookToolError::File(gogo_files::FileError::new(
+            out,
+            gogo_files::Problem::NotOurs(why),
+        ))
     };
     let text = gogo_files::read_text(out, BOOK_FILE).map_err(|e| refuse(e.problem_text()))?;
     let (book, _) = read_book(&text).map_err(|e| refuse(e.to_string()))?;
@@ -102,7 +154,7 @@ fn count_game(
 /// positions (each game followed while it stays in the book; a move the book lacks there is
 /// added as a move from games), so that the engine's choice weighs each line's results
 /// against its eval ([`BookMove::learned_eval`]). Games counted.
-pub fn learn(book: &mut Book, files: &[PathBuf]) -> Result<usize, String> {
+pub fn learn(book: &mut Book, files: &[PathBuf]) -> Result<usize, BookToolError> {
     let mut games = 0;
     for path in files {
         for game in read_games(path)? {
@@ -155,7 +207,7 @@ fn searched(book: &Book, pos: &Position) -> bool {
 pub fn build(
     config: &BuildConfig,
     progress: &mut dyn FnMut(&BuildTotals),
-) -> Result<BuildTotals, String> {
+) -> Result<BuildTotals, BookToolError> {
     let inputs: Vec<&Path> = config.games.iter().map(PathBuf::as_path).collect();
     let (output, mut book) = book_output(&config.out, &inputs)?;
     let mut totals = BuildTotals::default();
@@ -167,7 +219,7 @@ pub fn build(
             }
         }
     }
-    let searcher = Searcher::new(64).map_err(|e| e.to_string())?;
+    let searcher = Searcher::new(64).map_err(BookToolError::Table)?;
     let (shard, shards) = config.shard;
     let root = Position::startpos();
     // Lowest cost first; ties by the order pushed.
@@ -175,10 +227,8 @@ pub fn build(
     let mut nodes: Vec<(Position, usize)> = vec![(root.clone(), 0)];
     let mut queued: HashSet<u64> = HashSet::from([root.key()]);
     queue.push(Reverse((0, 0, 0)));
-    let write = |book: &Book| -> Result<(), String> {
-        output
-            .write(write_book(book).as_bytes())
-            .map_err(|e| e.to_string())
+    let write = |book: &Book| -> Result<(), BookToolError> {
+        Ok(output.write(write_book(book).as_bytes())?)
     };
     while let Some(Reverse((cost, _, index))) = queue.pop() {
         let (pos, ply) = nodes[index].clone();
@@ -241,9 +291,9 @@ pub fn build(
 /// `gogo book merge`: the books put together (counts add up; the deeper search's eval
 /// stands) and written to `out`, which must be none of them and, if it is there, a book.
 /// No books is an error, not an empty book.
-pub fn merge(files: &[PathBuf], out: &Path) -> Result<usize, String> {
+pub fn merge(files: &[PathBuf], out: &Path) -> Result<usize, BookToolError> {
     if files.is_empty() {
-        return Err("no books to merge".into());
+        return Err(BookToolError::NoBooks);
     }
     let inputs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
     let (output, _) = book_output(out, &inputs)?;
@@ -252,15 +302,17 @@ pub fn merge(files: &[PathBuf], out: &Path) -> Result<usize, String> {
         book.merge(&read_book_file(file)?);
     }
     book.back_up(64);
-    output
-        .write(write_book(&book).as_bytes())
-        .map_err(|e| e.to_string())?;
+    output.write(write_book(&book).as_bytes())?;
     Ok(book.len())
 }
 
 /// `gogo book learn`: `book` (a file, or `<internal>`) with the results of the games in
 /// `games` learnt into it ([`learn`]), written to `out`; games counted and positions.
-pub fn learn_into(book: &str, games: &[PathBuf], out: &Path) -> Result<(usize, usize), String> {
+pub fn learn_into(
+    book: &str,
+    games: &[PathBuf],
+    out: &Path,
+) -> Result<(usize, usize), BookToolError> {
     let mut inputs: Vec<&Path> = games.iter().map(PathBuf::as_path).collect();
     if book != INTERNAL_BOOK && !book.is_empty() {
         inputs.push(Path::new(book));
@@ -268,9 +320,7 @@ pub fn learn_into(book: &str, games: &[PathBuf], out: &Path) -> Result<(usize, u
     let (output, _) = book_output(out, &inputs)?;
     let mut learnt = (*load_book(book)?).clone();
     let counted = learn(&mut learnt, games)?;
-    output
-        .write(write_book(&learnt).as_bytes())
-        .map_err(|e| e.to_string())?;
+    output.write(write_book(&learnt).as_bytes())?;
     Ok((counted, learnt.len()))
 }
 

@@ -3,6 +3,7 @@
 
 use gogo_puzzle::{Puzzle, Theme};
 use gogo_rules::{Move, Position};
+use gogo_tools::games::{GameFileError, GameLineProblem};
 use gogo_tools::puzzles::{
     check, examine, generate, Analyst, CheckFailure, PuzzleConfig, SourceGame,
 };
@@ -181,12 +182,26 @@ fn game_files_are_read_and_bad_ones_refused() {
     )
     .unwrap();
     let error = gogo_tools::puzzles::read_games(&jsonl).unwrap_err();
-    assert!(error.contains("line 1"), "{error}");
+    assert!(
+        matches!(
+            &error,
+            GameFileError::Line {
+                line: 1,
+                problem: GameLineProblem::Position(_),
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    assert!(
+        error.to_string().contains("games.jsonl: line 1: "),
+        "{error}"
+    );
     let other = dir.join("games.txt");
     std::fs::write(&other, "x").unwrap();
-    assert!(gogo_tools::puzzles::read_games(&other)
-        .unwrap_err()
-        .contains("not a game file"));
+    let error = gogo_tools::puzzles::read_games(&other).unwrap_err();
+    assert!(matches!(error, GameFileError::NotAGameFile(_)), "{error:?}");
+    assert!(error.to_string().contains("not a game file"), "{error}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

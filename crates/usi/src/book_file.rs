@@ -2,9 +2,35 @@
 //! or a file read a line at a time within its bound. The format lives in `gogo-book`; the
 //! book builder is a tool (`gogo-tools`).
 
-use gogo_book::{read_book_from, Book};
-use std::path::Path;
+use gogo_book::{read_book_from, Book, BookError};
+use std::fmt;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+/// Why a book file was refused.
+#[derive(Debug)]
+pub enum BookFileError {
+    /// It could not be opened or read (the error names the file and its limit).
+    File(gogo_files::FileError),
+    /// Its text is not a book.
+    Book {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: BookError,
+    },
+}
+
+impl fmt::Display for BookFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BookFileError::File(e) => e.fmt(f),
+            BookFileError::Book { path, error } => write!(f, "{}: {error}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for BookFileError {}
 
 /// `BookFile`'s name for the book built into the binary.
 pub const INTERNAL_BOOK: &str = "<internal>";
@@ -15,10 +41,15 @@ pub const BOOK_FILE: gogo_files::Limit = gogo_files::Limit::new(256 << 20, "a bo
 /// Reads the book file `path` (a regular file of at most [`BOOK_FILE`]) a line at a time, so
 /// that its text is never held whole beside the book; moves not legal where they stand are
 /// dropped and logged.
-pub fn read_book_file(path: &Path) -> Result<Book, String> {
-    let file = gogo_files::open(path, BOOK_FILE).map_err(|e| e.to_string())?;
-    let (book, report) = read_book_from(std::io::BufReader::with_capacity(1 << 16, file))
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn read_book_file(path: &Path) -> Result<Book, BookFileError> {
+    let file = gogo_files::open(path, BOOK_FILE).map_err(BookFileError::File)?;
+    let (book, report) =
+        read_book_from(std::io::BufReader::with_capacity(1 << 16, file)).map_err(|error| {
+            BookFileError::Book {
+                path: path.to_path_buf(),
+                error,
+            }
+        })?;
     if report.illegal_moves > 0 {
         log::warn!(
             "{}: {} illegal moves dropped",
@@ -30,7 +61,7 @@ pub fn read_book_file(path: &Path) -> Result<Book, String> {
 }
 
 /// Reads the book `BookFile` names; `<internal>` (or empty) for the built-in one.
-pub fn load_book(name: &str) -> Result<Arc<Book>, String> {
+pub fn load_book(name: &str) -> Result<Arc<Book>, BookFileError> {
     if name.is_empty() || name == INTERNAL_BOOK {
         return Ok(gogo_book::internal());
     }

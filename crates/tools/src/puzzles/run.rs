@@ -110,7 +110,7 @@ pub fn run_generate(
     } else {
         let mut games = Vec::new();
         for path in &run.games {
-            games.extend(read_games(path)?);
+            games.extend(read_games(path).map_err(|e| e.to_string())?);
         }
         Work::Read(games)
     };

@@ -1,0 +1,49 @@
+//! `gogo book`'s failures are typed: each says which file and why, and is matched on, not
+//! read as words.
+
+use gogo_book::{BookError, LineProblem};
+use gogo_tools::book_builder::{merge, BookToolError};
+use gogo_usi::book_file::BookFileError;
+
+#[test]
+fn merge_says_what_failed() {
+    let dir = std::env::temp_dir().join(format!("gogo-book-errors-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("out.db");
+    assert!(matches!(merge(&[], &out), Err(BookToolError::NoBooks)));
+    let broken = dir.join("broken.db");
+    std::fs::write(
+        &broken,
+        format!(
+            "{}\nsfen rbsgk/4p/5/P4/KGSBR b - 1\n2e3d none x 0 1\n",
+            gogo_book::HEADER
+        ),
+    )
+    .unwrap();
+    let error = merge(std::slice::from_ref(&broken), &out).unwrap_err();
+    assert!(
+        matches!(
+            &error,
+            BookToolError::BookFile(BookFileError::Book {
+                error: BookError::Line {
+                    line: 3,
+                    problem: LineProblem::NotANumber(_)
+                },
+                ..
+            })
+        ),
+        "{error:?}"
+    );
+    assert!(
+        error.to_string().contains("broken.db: book line 3"),
+        "{error}"
+    );
+    let missing = dir.join("missing.db");
+    assert!(matches!(
+        merge(&[missing], &out),
+        Err(BookToolError::BookFile(BookFileError::File(_)))
+    ));
+    assert!(!out.exists(), "nothing is written when a book fails");
+    let _ = std::fs::remove_dir_all(&dir);
+}
