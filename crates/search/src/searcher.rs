@@ -125,6 +125,25 @@ impl Searcher {
         }
     }
 
+    /// One search of `pos` alone (no game before it, so no repetition with what came
+    /// before), to `limits` with `options`, not stopped from outside: what the offline tools
+    /// (puzzles, the book builder) ask of a position.
+    pub fn search_position(
+        &self,
+        pos: &gogo_rules::Position,
+        limits: crate::SearchLimits,
+        options: crate::SearchOptions,
+    ) -> SearchResult {
+        let job = SearchJob {
+            root: pos.clone(),
+            history: crate::GameHistory::from_positions(std::slice::from_ref(pos)),
+            limits,
+            options,
+        };
+        self.context
+            .search(&job, &SearchControl::new(false), &|_| {})
+    }
+
     /// A new game: the table and every thread's histories are emptied.
     pub fn new_game(&self) {
         self.context.tt.clear();

@@ -5,9 +5,7 @@
 use crate::games::{read_games, GameFileError, SourceGame};
 use gogo_book::{read_book, write_book, Book, BookMove};
 use gogo_rules::{Position, RuleSet};
-use gogo_search::{
-    Evaluation, GameHistory, SearchControl, SearchJob, SearchLimits, SearchOptions, Searcher,
-};
+use gogo_search::{Evaluation, SearchLimits, SearchOptions, Searcher};
 use gogo_table::TableSizeError;
 use gogo_usi::book_file::{load_book, read_book_file, BookFileError, BOOK_FILE, INTERNAL_BOOK};
 use std::cmp::Reverse;
@@ -174,23 +172,17 @@ fn search_lines(
     nodes: u64,
     width: usize,
 ) -> (Vec<(gogo_rules::Move, i32)>, i32) {
-    let job = SearchJob {
-        root: pos.clone(),
-        history: GameHistory::from_positions(std::slice::from_ref(pos)),
-        limits: SearchLimits {
-            nodes: Some(nodes),
-            ..Default::default()
-        },
-        options: SearchOptions {
-            multipv: width,
-            evaluation: Evaluation::default(),
-            rules: RuleSet::standard(),
-            ..Default::default()
-        },
+    let limits = SearchLimits {
+        nodes: Some(nodes),
+        ..Default::default()
     };
-    let result = searcher
-        .context()
-        .search(&job, &SearchControl::new(false), &|_| {});
+    let options = SearchOptions {
+        multipv: width,
+        evaluation: Evaluation::default(),
+        rules: RuleSet::standard(),
+        ..Default::default()
+    };
+    let result = searcher.search_position(pos, limits, options);
     (result.lines, result.depth)
 }
 

@@ -3,10 +3,7 @@
 use gogo_mate::Solver;
 use gogo_rules::{Move, Position};
 use gogo_search::skill;
-use gogo_search::{
-    Evaluation, GameHistory, SearchControl, SearchJob, SearchLimits, SearchOptions, SearchResult,
-    Searcher,
-};
+use gogo_search::{Evaluation, SearchLimits, SearchOptions, SearchResult, Searcher};
 use gogo_usi::mate_probe::mate_probe;
 
 /// The hash table of each search, MiB: the positions are small and the searches short.
@@ -69,20 +66,12 @@ impl Analyst {
         limits: SearchLimits,
         options: SearchOptions,
     ) -> SearchResult {
-        let job = SearchJob {
-            root: pos.clone(),
-            // A puzzle is its position alone: the board plays it from the SFEN.
-            history: GameHistory::from_positions(std::slice::from_ref(pos)),
-            limits,
-            options: SearchOptions {
-                evaluation: self.evaluation.clone(),
-                ..options
-            },
+        // A puzzle is its position alone: the board plays it from the SFEN.
+        let options = SearchOptions {
+            evaluation: self.evaluation.clone(),
+            ..options
         };
-        let result = self
-            .searcher
-            .context()
-            .search(&job, &SearchControl::new(false), &|_| {});
+        let result = self.searcher.search_position(pos, limits, options);
         self.nodes += result.nodes;
         result
     }
