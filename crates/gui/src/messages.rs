@@ -177,9 +177,14 @@ pub enum Request {
         #[serde(default)]
         id: Option<String>,
         /// The player's rating (the page keeps it): the first result of this try moves it.
-        /// `None`: practice, no rating change (a retry).
+        /// `None`: practice, no rating change (a retry), unless `new_player`.
         #[serde(default)]
         rating: Option<PlayerRating>,
+        /// A rated try of a player who has no rating yet: they start from Glicko-2's start
+        /// ([`gogo_puzzle::glicko::START`]), which the update's `rating_before` tells the
+        /// page, so that the start is written once, here.
+        #[serde(default)]
+        new_player: bool,
         /// Only puzzles of this theme (its file word, e.g. `mate-in-3`).
         #[serde(default)]
         theme: Option<String>,
@@ -343,6 +348,9 @@ pub struct PuzzleView {
     pub rated: bool,
     /// The player's rating after this try, once it is over and was rated.
     pub new_rating: Option<PlayerRating>,
+    /// The player's rating when this try began, when it is rated (a new player's is the
+    /// start rating).
+    pub rating_before: Option<PlayerRating>,
     /// Puzzles in the set.
     pub set_size: usize,
     /// What the theme choice offers: (file word, words for a player).

@@ -968,6 +968,34 @@ async fn a_reload_keeps_a_puzzles_hints_and_first_result() {
     assert!(again["new_rating"].is_null(), "{again}");
 }
 
+/// Issue 56: the start rating is written once, in the puzzle crate. A page with no rating
+/// yet asks as a new player; the server starts it at Glicko-2's start, says so in
+/// `rating_before`, and moves it from there; a practice request (no rating) stays unrated.
+#[tokio::test]
+async fn a_new_player_starts_from_the_servers_start_rating() {
+    use gogo_puzzle::glicko::START;
+    let mut s = connect(shell_engine(r#"echo "bestmove 1b1c""#)).await;
+    next(&mut s, "state", |_| true).await;
+    request(&mut s, json!({"type": "puzzle", "new_player": true})).await;
+    let opened = next(&mut s, "puzzle", |_| true).await;
+    assert_eq!(opened["rated"], true, "{opened}");
+    let before = &opened["rating_before"];
+    assert_eq!(before["rating"].as_f64(), Some(START.rating), "{opened}");
+    assert_eq!(before["deviation"].as_f64(), Some(START.deviation));
+    assert_eq!(before["volatility"].as_f64(), Some(START.volatility));
+    request(&mut s, json!({"type": "puzzle_solution"})).await;
+    let over = next(&mut s, "puzzle", |v| v["state"] == "failed").await;
+    let after = over["new_rating"]["rating"].as_f64().unwrap();
+    assert!(
+        after < START.rating,
+        "asking for the solution is a miss: {over}"
+    );
+    request(&mut s, json!({"type": "puzzle"})).await;
+    let practice = next(&mut s, "puzzle", |v| v["id"] != opened["id"]).await;
+    assert_eq!(practice["rated"], false, "{practice}");
+    assert!(practice["rating_before"].is_null(), "{practice}");
+}
+
 /// Issue 37: the explorer answers with the built-in book's moves for a position, says where
 /// the game left the book, and refuses what is not a position.
 #[tokio::test]

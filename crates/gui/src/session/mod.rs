@@ -331,10 +331,16 @@ impl Session {
             Request::Puzzle {
                 id,
                 rating,
+                new_player,
                 theme,
                 seen,
                 near,
-            } => self.open_puzzle(id, rating, theme, seen, near),
+            } => {
+                let rating = rating
+                    .map(gogo_puzzle::glicko::Rating::from)
+                    .or(new_player.then_some(gogo_puzzle::glicko::START));
+                self.open_puzzle(id, rating, theme, seen, near)
+            }
             Request::PuzzleHint => self.puzzle_hint(),
             Request::Explore { sfen } => self.explore(&sfen),
             Request::PuzzleSolution => self.puzzle_solution(),

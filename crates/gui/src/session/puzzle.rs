@@ -93,12 +93,11 @@ impl Session {
     pub(super) fn open_puzzle(
         &mut self,
         id: Option<String>,
-        rating: Option<PlayerRating>,
+        rating: Option<Rating>,
         theme: Option<String>,
         seen: Vec<String>,
         near: Option<f64>,
     ) -> Vec<Update> {
-        let rating: Option<Rating> = rating.map(Rating::from);
         if rating.is_some_and(|r| !r.is_valid()) {
             return vec![Update::error("a puzzle rating out of range")];
         }
@@ -122,7 +121,9 @@ impl Session {
                     .take(MAX_SEEN_PUZZLES)
                     .map(String::as_str)
                     .collect();
-                let target = near.or(rating.map(|r| r.rating)).unwrap_or(1500.0);
+                let target = near
+                    .or(rating.map(|r| r.rating))
+                    .unwrap_or(gogo_puzzle::glicko::START.rating);
                 let seed = self.rng.next_u64();
                 match set::pick(puzzles, target, theme, &|id| seen.contains(id), seed) {
                     Some(p) => p,
@@ -337,6 +338,7 @@ impl Session {
             sfen: puzzle.position.to_sfen(),
             rated: try_.rating.is_some(),
             new_rating: try_.new_rating.map(PlayerRating::from),
+            rating_before: try_.rating.map(PlayerRating::from),
             set_size: set::shipped().len(),
             theme_choices: Theme::CHOICES
                 .iter()

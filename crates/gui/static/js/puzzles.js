@@ -6,18 +6,25 @@ import { $, STORE, gogo } from "./state.js";
 import { clearMessage, moveText, restoreGame, send } from "./connection.js";
 import { PIECE_NAME } from "./moves.js";
 
-const START = { rating: 1500, deviation: 350, volatility: 0.09 };
 // How much harder each puzzle of a streak is.
 const STREAK_STEP = 60;
 // The most puzzle ids kept as met (the newest first).
 const SEEN_KEPT = 5000;
 
+// The player's rating as this browser keeps it; null for a new player, whom the server
+// starts at Glicko-2's start rating (it says which in the puzzle's `rating_before`).
 export function playerRating() {
   try {
     const r = JSON.parse(localStorage.getItem(STORE.puzzleRating) || "null");
     if (r && Number.isFinite(r.rating) && Number.isFinite(r.deviation) && Number.isFinite(r.volatility)) return r;
   } catch (e) { /* a damaged entry starts afresh */ }
-  return Object.assign({}, START);
+  return null;
+}
+
+// What a rated puzzle request says of the player: their rating, or that they have none yet.
+function rated() {
+  const r = playerRating();
+  return r ? { rating: r } : { new_player: true };
 }
 
 // { seen: [ids], current: { id, rated } | null, counted: id | null, streak: n, best: n, solved: n, failed: n }
@@ -61,7 +68,7 @@ export function restorePuzzle() {
   if (localStorage.getItem(STORE.mode) !== "puzzles") return false;
   showMode(true);
   const p = progress();
-  if (p.current) send({ type: "puzzle", id: p.current.id, rating: p.current.rated ? playerRating() : null });
+  if (p.current) send(Object.assign({ type: "puzzle", id: p.current.id }, p.current.rated ? rated() : {}));
   else nextPuzzle();
   return true;
 }
@@ -80,7 +87,7 @@ export function enterPuzzles() {
   showMode(true);
   clearMessage();
   const p = progress();
-  if (p.current && p.current.rated) send({ type: "puzzle", id: p.current.id, rating: playerRating() });
+  if (p.current && p.current.rated) send(Object.assign({ type: "puzzle", id: p.current.id }, rated()));
   else nextPuzzle();
 }
 
@@ -99,7 +106,7 @@ export function leavePuzzles() {
 export function nextPuzzle() {
   const p = progress();
   const theme = $("puzzle-theme").value || null;
-  const request = { type: "puzzle", rating: playerRating(), theme, seen: p.seen };
+  const request = Object.assign({ type: "puzzle", theme, seen: p.seen }, rated());
   if ($("puzzle-streak").checked) request.near = 800 + STREAK_STEP * p.streak;
   send(request);
 }
@@ -164,8 +171,13 @@ function fillThemes(choices) {
 }
 
 function renderRating() {
-  const r = playerRating();
+  const r = playerRating() || (gogo.puzzle && gogo.puzzle.rating_before);
   const p = progress();
+  if (!r) {
+    $("puzzle-rating").textContent = "Your rating: after your first puzzle";
+    $("puzzle-rating").removeAttribute("data-rating");
+    return;
+  }
   const sure = r.deviation > 110 ? "?" : "";
   const streak = $("puzzle-streak").checked ? ` · streak ${p.streak} (best ${p.best})` : "";
   $("puzzle-rating").textContent = `Your rating: ${Math.round(r.rating)}${sure} · solved ${p.solved}, missed ${p.failed}${streak}`;
