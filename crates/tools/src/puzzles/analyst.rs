@@ -4,6 +4,7 @@ use gogo_mate::Solver;
 use gogo_rules::{Move, Position};
 use gogo_search::skill;
 use gogo_search::{Evaluation, SearchLimits, SearchOptions, SearchResult, Searcher};
+use gogo_table::TableSizeError;
 use gogo_usi::mate_probe::mate_probe;
 
 /// The hash table of each search, MiB: the positions are small and the searches short.
@@ -27,10 +28,10 @@ pub struct Analyst {
 
 impl Analyst {
     /// An analyst searching with `evaluation`, whose score scale is `scale`.
-    pub fn new(evaluation: Evaluation, scale: f64) -> Result<Analyst, String> {
+    pub fn new(evaluation: Evaluation, scale: f64) -> Result<Analyst, TableSizeError> {
         Ok(Analyst {
-            searcher: Searcher::new(HASH_MB).map_err(|e| e.to_string())?,
-            solver: Solver::new(MATE_MB).map_err(|e| e.to_string())?,
+            searcher: Searcher::new(HASH_MB)?,
+            solver: Solver::new(MATE_MB)?,
             evaluation,
             scale,
             nodes: 0,
@@ -38,7 +39,7 @@ impl Analyst {
     }
 
     /// With the engine's default evaluation (the built-in network) and its scale.
-    pub fn with_default_evaluation() -> Result<Analyst, String> {
+    pub fn with_default_evaluation() -> Result<Analyst, TableSizeError> {
         Analyst::new(
             Evaluation::default(),
             gogo_search::nnue::embedded_score_scale(),

@@ -2,8 +2,11 @@
 //! [`Analyst`] each), a progress line on stderr, the figures at the end.
 
 use super::{check, generate, read_games, self_play_game, Analyst, CheckFailure, PuzzleConfig};
-use gogo_puzzle::{read_puzzles, Puzzle};
+use crate::games::GameFileError;
+use gogo_puzzle::{read_puzzles, ParsePuzzleError, Puzzle};
+use gogo_table::{TableSizeError, ThreadCountError};
 use std::collections::HashSet;
+use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -13,10 +16,68 @@ use std::time::{Duration, Instant};
 /// The most a puzzle file may be (the shipped set is a quarter of a MiB).
 pub const PUZZLE_FILE: gogo_files::Limit = gogo_files::Limit::new(64 << 20, "a puzzle file");
 
+/// Why a `gogo puzzles` run failed.
+#[derive(Debug)]
+pub enum PuzzleToolError {
+    /// A file could not be opened, read or written, or the output is not a puzzle file and
+    /// is left as it is (the error names the file).
+    File(gogo_files::FileError),
+    /// A line of a puzzle file does not read.
+    Puzzles {
+        /// The file.
+        path: PathBuf,
+        /// The line, from 1.
+        line: usize,
+        /// Why.
+        error: ParsePuzzleError,
+    },
+    /// A file of games does not read.
+    Games(GameFileError),
+    /// More threads than the machine holds.
+    Threads(ThreadCountError),
+    /// A search's or the mate solver's table could not be had.
+    Table(TableSizeError),
+    /// Writing the puzzles found failed.
+    Write(std::io::Error),
+}
+
+impl fmt::Display for PuzzleToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PuzzleToolError::File(e) => e.fmt(f),
+            PuzzleToolError::Puzzles { path, line, error } => {
+                write!(f, "{} line {line}: {error}", path.display())
+            }
+            PuzzleToolError::Games(e) => e.fmt(f),
+            PuzzleToolError::Threads(e) => e.fmt(f),
+            PuzzleToolError::Table(e) => e.fmt(f),
+            PuzzleToolError::Write(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for PuzzleToolError {}
+
+impl From<gogo_files::FileError> for PuzzleToolError {
+    fn from(e: gogo_files::FileError) -> PuzzleToolError {
+        PuzzleToolError::File(e)
+    }
+}
+
+impl From<std::io::Error> for PuzzleToolError {
+    fn from(e: std::io::Error) -> PuzzleToolError {
+        PuzzleToolError::Write(e)
+    }
+}
+
 /// The puzzles of `path`, a regular file of at most [`PUZZLE_FILE`].
-fn read_puzzle_file(path: &Path) -> Result<Vec<Puzzle>, String> {
-    let text = gogo_files::read_text(path, PUZZLE_FILE).map_err(|e| e.to_string())?;
-    read_puzzles(&text).map_err(|(line, e)| format!("{} line {line}: {e}", path.display()))
+fn read_puzzle_file(path: &Path) -> Result<Vec<Puzzle>, PuzzleToolError> {
+    let text = gogo_files::read_text(path, PUZZLE_FILE)?;
+    read_puzzles(&text).map_err(|(line, error)| PuzzleToolError::Puzzles {
+        path: path.to_path_buf(),
+        line,
+        error,
+    })
 }
 
 /// Runs `work(analyst, i)` for every `i` below `count`, handed out in order to `threads`
@@ -26,10 +87,11 @@ fn for_each_on_threads(
     threads: usize,
     count: usize,
     work: &(dyn Fn(&mut Analyst, usize) + Sync),
-) -> Result<(), String> {
-    gogo_table::check_threads(threads, super::analyst::ANALYST_MB).map_err(|e| e.to_string())?;
+) -> Result<(), PuzzleToolError> {
+    gogo_table::check_threads(threads, super::analyst::ANALYST_MB)
+        .map_err(PuzzleToolError::Threads)?;
     let next = AtomicUsize::new(0);
-    let error: Mutex<Option<String>> = Mutex::default();
+    let error: Mutex<Option<TableSizeError>> = Mutex::default();
     std::thread::scope(|scope| {
         for _ in 0..threads.min(count).max(1) {
             scope.spawn(|| {
@@ -51,7 +113,7 @@ fn for_each_on_threads(
         }
     });
     match error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        Some(e) => Err(e),
+        Some(e) => Err(PuzzleToolError::Table(e)),
         None => Ok(()),
     }
 }
@@ -104,13 +166,13 @@ enum Work {
 pub fn run_generate(
     run: &GenerateRun,
     progress: &(dyn Fn(&GenerateTotals) + Sync),
-) -> Result<GenerateTotals, String> {
+) -> Result<GenerateTotals, PuzzleToolError> {
     let work = if run.games.is_empty() {
         Work::SelfPlay(run.self_play)
     } else {
         let mut games = Vec::new();
         for path in &run.games {
-            games.extend(read_games(path).map_err(|e| e.to_string())?);
+            games.extend(read_games(path).map_err(PuzzleToolError::Games)?);
         }
         Work::Read(games)
     };
@@ -121,25 +183,24 @@ pub fn run_generate(
     // Added to as puzzles are found, so the file there must be a puzzle file (it is read
     // first: one that does not read is refused, never written after).
     let inputs: Vec<&Path> = run.games.iter().map(PathBuf::as_path).collect();
-    let output = gogo_files::Output::new(&run.out, &inputs).map_err(|e| e.to_string())?;
+    let output = gogo_files::Output::new(&run.out, &inputs)?;
     let existing = if output.exists() {
         read_puzzle_file(&run.out).map_err(|why| {
-            gogo_files::FileError::new(&run.out, gogo_files::Problem::NotOurs(why)).to_string()
+            gogo_files::FileError::new(&run.out, gogo_files::Problem::NotOurs(why.to_string()))
         })?
     } else {
         Vec::new()
     };
     let ends_a_line = !output.exists()
-        || gogo_files::read(&run.out, PUZZLE_FILE)
-            .map_err(|e| e.to_string())?
+        || gogo_files::read(&run.out, PUZZLE_FILE)?
             .last()
             .is_none_or(|&b| b == b'\n');
-    let mut out = output.append().map_err(|e| e.to_string())?;
+    let mut out = output.append()?;
     if !ends_a_line {
-        writeln!(out).map_err(|e| e.to_string())?;
+        writeln!(out)?;
     }
     if existing.is_empty() {
-        writeln!(out, "{}", super::FILE_HEADER).map_err(|e| e.to_string())?;
+        writeln!(out, "{}", super::FILE_HEADER)?;
     }
     let written: Mutex<(std::fs::File, HashSet<String>)> =
         Mutex::new((out, existing.into_iter().map(|p| p.id).collect()));
@@ -210,14 +271,13 @@ pub struct CheckReport {
 pub fn run_check(
     run: &CheckRun,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<CheckReport, String> {
+) -> Result<CheckReport, PuzzleToolError> {
     // The output is checked before hours of searching: never the input itself.
     let passing = run
         .passing
         .as_deref()
         .map(|path| gogo_files::Output::new(path, &[&run.file]))
-        .transpose()
-        .map_err(|e| e.to_string())?;
+        .transpose()?;
     let puzzles = read_puzzle_file(&run.file)?;
     let chosen: Vec<&Puzzle> = puzzles.iter().step_by(run.every.max(1)).collect();
     let report = Mutex::new(CheckReport::default());
@@ -242,7 +302,7 @@ pub fn run_check(
             text.push_str(&puzzle.to_line());
             text.push('\n');
         }
-        output.write(text.as_bytes()).map_err(|e| e.to_string())?;
+        output.write(text.as_bytes())?;
     }
     Ok(report)
 }
