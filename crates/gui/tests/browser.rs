@@ -1286,7 +1286,7 @@ fn page_puzzle(browser: &Browser) -> &'static gogo_puzzle::Puzzle {
     let id = id.as_str().unwrap().to_string();
     gogo_puzzle::set::shipped()
         .iter()
-        .find(|p| p.id == id)
+        .find(|p| p.id() == id)
         .unwrap()
 }
 
@@ -1313,7 +1313,7 @@ fn page_rating(browser: &Browser) -> i64 {
 }
 
 fn color_name(puzzle: &gogo_puzzle::Puzzle) -> &'static str {
-    match puzzle.position.side_to_move() {
+    match puzzle.position().side_to_move() {
         Color::Sente => "sente",
         Color::Gote => "gote",
     }
@@ -1342,7 +1342,7 @@ fn puzzles_in_a_real_browser() {
     let puzzle = next_puzzle_of(&browser, "mate-in-1");
     click_move(
         &browser,
-        &puzzle.solution[0].to_string(),
+        &puzzle.solution()[0].to_string(),
         color_name(puzzle),
     );
     browser.wait("return window.gogo.puzzle.state === 'solved';", "solved");
@@ -1353,14 +1353,14 @@ fn puzzles_in_a_real_browser() {
 
     // Two moves of the player: the reply comes between them.
     let puzzle = next_puzzle_of(&browser, "mate-in-3");
-    assert_eq!(puzzle.solution.len(), 3);
+    assert_eq!(puzzle.solution().len(), 3);
     let color = color_name(puzzle);
-    click_move(&browser, &puzzle.solution[0].to_string(), color);
+    click_move(&browser, &puzzle.solution()[0].to_string(), color);
     browser.wait(
         "return window.gogo.state.moves.length === 2 && window.gogo.puzzle.state === 'playing';",
         "the reply",
     );
-    click_move(&browser, &puzzle.solution[2].to_string(), color);
+    click_move(&browser, &puzzle.solution()[2].to_string(), color);
     browser.wait("return window.gogo.puzzle.state === 'solved';", "solved");
     let after_two = page_rating(&browser);
     assert!(after_two > after_one, "{after_one} {after_two}");
@@ -1368,19 +1368,19 @@ fn puzzles_in_a_real_browser() {
     // A tactic of three moves (not a mate), opened as a reload would open it, by clicks.
     let tactic = gogo_puzzle::set::shipped()
         .iter()
-        .find(|p| !p.is_mate() && p.solution.len() >= 5)
+        .find(|p| !p.is_mate() && p.solution().len() >= 5)
         .expect("a tactic of three moves");
     browser.script(&format!(
         "window.gogo.socket.send(JSON.stringify({{type: 'puzzle', id: '{}'}}));",
-        tactic.id
+        tactic.id()
     ));
     let color = color_name(tactic);
-    for ply in (0..tactic.solution.len()).step_by(2) {
+    for ply in (0..tactic.solution().len()).step_by(2) {
         browser.wait(
-            &format!("const p = window.gogo.puzzle; return p.id === '{}' && p.state === 'playing' && window.gogo.state.moves.length === {ply};", tactic.id),
+            &format!("const p = window.gogo.puzzle; return p.id === '{}' && p.state === 'playing' && window.gogo.state.moves.length === {ply};", tactic.id()),
             "the tactic's next move",
         );
-        click_move(&browser, &tactic.solution[ply].to_string(), color);
+        click_move(&browser, &tactic.solution()[ply].to_string(), color);
     }
     browser.wait(
         "return window.gogo.puzzle.state === 'solved';",
@@ -1390,7 +1390,7 @@ fn puzzles_in_a_real_browser() {
     // A wrong move ends the try, is not played, and costs rating.
     let puzzle = next_puzzle_of(&browser, "");
     let wrong = puzzle
-        .position
+        .position()
         .legal_moves()
         .iter()
         .copied()
@@ -1405,7 +1405,7 @@ fn puzzles_in_a_real_browser() {
     browser.wait(
         &format!(
             "return window.gogo.state.moves.length === {};",
-            puzzle.solution.len()
+            puzzle.solution().len()
         ),
         "the solution played",
     );
@@ -1419,7 +1419,7 @@ fn puzzles_in_a_real_browser() {
     );
     browser.click("#puzzle-hint");
     browser.wait("return !!window.gogo.hint;", "the second hint");
-    let to = puzzle.solution[0].to().to_string();
+    let to = puzzle.solution()[0].to().to_string();
     let status = browser.script("return document.getElementById('puzzle-status').textContent;");
     assert!(status.as_str().unwrap().contains(&to), "{status}");
     if let Some(dir) = std::env::var_os("GOGO_SCREENSHOTS") {
@@ -1427,7 +1427,7 @@ fn puzzles_in_a_real_browser() {
     }
 
     // A reload keeps the rating and the open puzzle.
-    let id = puzzle.id.clone();
+    let id = puzzle.id().to_string();
     browser.open(&url);
     browser.wait(
         &format!("return !!window.gogo.puzzle && window.gogo.puzzle.id === '{id}' && document.body.classList.contains('puzzle-mode');"),
@@ -1553,12 +1553,12 @@ fn a_puzzle_by_keyboard() {
         "a typed move that is not legal refused",
     );
     let mut ply = 0;
-    while ply < puzzle.solution.len() {
+    while ply < puzzle.solution().len() {
         browser.wait(
             &format!("return window.gogo.puzzle.state === 'playing' && window.gogo.state.moves.length === {ply};"),
             "the player's turn",
         );
-        browser.type_text("#move-input", &format!("{}\n", puzzle.solution[ply]));
+        browser.type_text("#move-input", &format!("{}\n", puzzle.solution()[ply]));
         ply += 2;
     }
     browser.wait(
@@ -1634,7 +1634,7 @@ fn puzzles_and_explorer_in_a_window(size: (u32, u32)) {
     let puzzle = page_puzzle(&browser);
     click_move(
         &browser,
-        &puzzle.solution[0].to_string(),
+        &puzzle.solution()[0].to_string(),
         color_name(puzzle),
     );
     browser.wait(
@@ -1645,7 +1645,7 @@ fn puzzles_and_explorer_in_a_window(size: (u32, u32)) {
     browser.wait("return !!window.gogo.puzzle.hint;", "a hint");
     browser.script("document.getElementById('puzzle-panel').scrollIntoView();");
     shot("gui-puzzle");
-    let id = puzzle.id.clone();
+    let id = puzzle.id().to_string();
     browser.open(&url);
     browser.wait(
         &format!("return !!window.gogo.puzzle && window.gogo.puzzle.id === '{id}';"),

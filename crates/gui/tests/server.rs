@@ -748,19 +748,19 @@ async fn puzzles_are_solved_move_by_move_and_move_the_rating() {
     let set = shipped();
     let long = set
         .iter()
-        .find(|p| p.solution.len() >= 3)
+        .find(|p| p.solution().len() >= 3)
         .expect("a puzzle of two moves or more");
     let mut s = connect(shell_engine(r#"echo "bestmove 1b1c""#)).await;
     next(&mut s, "state", |v| v["engine_ready"] == true).await;
     let start = json!({"rating": 1500.0, "deviation": 350.0, "volatility": 0.09});
     request(
         &mut s,
-        json!({"type": "puzzle", "id": long.id, "rating": start}),
+        json!({"type": "puzzle", "id": long.id(), "rating": start}),
     )
     .await;
     let opened = next(&mut s, "puzzle", |_| true).await;
     assert_eq!(opened["state"], "playing");
-    assert_eq!(opened["sfen"], long.position.to_sfen());
+    assert_eq!(opened["sfen"], long.position().to_sfen());
     assert_eq!(opened["solution"], json!([]), "the solution stays hidden");
     // The engine's help waits; so does moving the other side's pieces.
     request(&mut s, json!({"type": "hint"})).await;
@@ -772,11 +772,11 @@ async fn puzzles_are_solved_move_by_move_and_move_the_rating() {
     assert!(hint["hint"][1].is_null());
     request(&mut s, json!({"type": "puzzle_hint"})).await;
     let hint = next(&mut s, "puzzle", |v| !v["hint"][1].is_null()).await;
-    assert_eq!(hint["hint"][1], long.solution[0].to().to_string());
+    assert_eq!(hint["hint"][1], long.solution()[0].to().to_string());
     // The first move: right; the reply follows after a pause.
     request(
         &mut s,
-        json!({"type": "move", "usi": long.solution[0].to_string()}),
+        json!({"type": "move", "usi": long.solution()[0].to_string()}),
     )
     .await;
     let replying = next(&mut s, "puzzle", |v| v["state"] == "replying").await;
@@ -788,14 +788,14 @@ async fn puzzles_are_solved_move_by_move_and_move_the_rating() {
     assert!(playing["hint"].is_null(), "a hint is for one move");
     // The rest: solved, rated, but a solve with a hint does not raise the rating.
     let mut ply = 2;
-    while ply < long.solution.len() {
+    while ply < long.solution().len() {
         request(
             &mut s,
-            json!({"type": "move", "usi": long.solution[ply].to_string()}),
+            json!({"type": "move", "usi": long.solution()[ply].to_string()}),
         )
         .await;
         ply += 2;
-        if ply < long.solution.len() {
+        if ply < long.solution().len() {
             next(&mut s, "puzzle", |v| {
                 v["state"] == "playing" && v["found"] == ply / 2
             })
@@ -815,29 +815,29 @@ async fn puzzles_are_solved_move_by_move_and_move_the_rating() {
     };
     let hinted = solved["new_rating"]["rating"].as_f64().unwrap();
     assert!(hinted < 1500.0, "{solved}");
-    assert!((hinted - miss(long.rating)).abs() < 1e-9, "{solved}");
+    assert!((hinted - miss(long.rating())).abs() < 1e-9, "{solved}");
     assert_eq!(
         solved["solution"].as_array().unwrap().len(),
-        long.solution.len()
+        long.solution().len()
     );
 
     // A wrong move lowers it and is not played (another puzzle: this one's first result
     // is in, so it is practice from now on).
     let long = set
         .iter()
-        .filter(|p| p.solution.len() >= 3)
+        .filter(|p| p.solution().len() >= 3)
         .nth(1)
         .expect("two puzzles of two moves or more");
     request(
         &mut s,
-        json!({"type": "puzzle", "id": long.id, "rating": start}),
+        json!({"type": "puzzle", "id": long.id(), "rating": start}),
     )
     .await;
     next(&mut s, "puzzle", |v| {
-        v["state"] == "playing" && v["found"] == 0 && v["id"] == long.id.as_str()
+        v["state"] == "playing" && v["found"] == 0 && v["id"] == long.id()
     })
     .await;
-    let pos = long.position.clone();
+    let pos = long.position().clone();
     let wrong = pos
         .legal_moves()
         .iter()
@@ -848,27 +848,27 @@ async fn puzzles_are_solved_move_by_move_and_move_the_rating() {
     let failed = next(&mut s, "puzzle", |v| v["state"] == "failed").await;
     assert_eq!(failed["mistake"], wrong.to_string());
     let missed = failed["new_rating"]["rating"].as_f64().unwrap();
-    assert!((missed - miss(long.rating)).abs() < 1e-9, "{failed}");
+    assert!((missed - miss(long.rating())).abs() < 1e-9, "{failed}");
     // A retry is practice: not rated.
-    request(&mut s, json!({"type": "puzzle", "id": long.id})).await;
+    request(&mut s, json!({"type": "puzzle", "id": long.id()})).await;
     let retry = next(&mut s, "puzzle", |v| v["state"] == "playing").await;
     assert_eq!(retry["rated"], false);
     request(&mut s, json!({"type": "puzzle_solution"})).await;
-    let state = next(&mut s, "state", |v| moves(v) == long.solution.len()).await;
+    let state = next(&mut s, "state", |v| moves(v) == long.solution().len()).await;
     assert_eq!(state["legal"], json!([]));
     let shown = next(&mut s, "puzzle", |v| v["state"] == "failed").await;
     assert!(shown["new_rating"].is_null());
     // Clean solve of a one-move puzzle from a fresh rating.
-    let one = set.iter().find(|p| p.solution.len() == 1).unwrap();
+    let one = set.iter().find(|p| p.solution().len() == 1).unwrap();
     request(
         &mut s,
-        json!({"type": "puzzle", "id": one.id, "rating": start}),
+        json!({"type": "puzzle", "id": one.id(), "rating": start}),
     )
     .await;
-    next(&mut s, "puzzle", |v| v["id"] == one.id.as_str()).await;
+    next(&mut s, "puzzle", |v| v["id"] == one.id()).await;
     request(
         &mut s,
-        json!({"type": "move", "usi": one.solution[0].to_string()}),
+        json!({"type": "move", "usi": one.solution()[0].to_string()}),
     )
     .await;
     let clean = next(&mut s, "puzzle", |v| v["state"] == "solved").await;
@@ -880,10 +880,10 @@ async fn puzzles_are_solved_move_by_move_and_move_the_rating() {
     // Picking: near the rating, of the theme, not among those seen.
     request(
         &mut s,
-        json!({"type": "puzzle", "rating": start, "theme": "mate-in-1", "seen": [one.id]}),
+        json!({"type": "puzzle", "rating": start, "theme": "mate-in-1", "seen": [one.id()]}),
     )
     .await;
-    let picked = next(&mut s, "puzzle", |v| v["id"] != one.id.as_str()).await;
+    let picked = next(&mut s, "puzzle", |v| v["id"] != one.id()).await;
     assert!(picked["theme_words"]
         .as_array()
         .unwrap()
@@ -907,7 +907,7 @@ async fn a_reload_keeps_a_puzzles_hints_and_first_result() {
     let set = shipped();
     let one = set
         .iter()
-        .filter(|p| p.solution.len() == 1)
+        .filter(|p| p.solution().len() == 1)
         .nth(3)
         .expect("a one-move puzzle");
     let start = json!({"rating": 1500.0, "deviation": 350.0, "volatility": 0.09});
@@ -923,10 +923,10 @@ async fn a_reload_keeps_a_puzzles_hints_and_first_result() {
             next(&mut s, "state", |_| true).await;
             request(
                 &mut s,
-                json!({"type": "puzzle", "id": one.id, "rating": start}),
+                json!({"type": "puzzle", "id": one.id(), "rating": start}),
             )
             .await;
-            next(&mut s, "puzzle", |v| v["id"] == one.id.as_str()).await;
+            next(&mut s, "puzzle", |v| v["id"] == one.id()).await;
             s
         }
     };
@@ -949,7 +949,7 @@ async fn a_reload_keeps_a_puzzles_hints_and_first_result() {
     let mut s = open(common::page(address, &token).await).await;
     request(
         &mut s,
-        json!({"type": "move", "usi": one.solution[0].to_string()}),
+        json!({"type": "move", "usi": one.solution()[0].to_string()}),
     )
     .await;
     let solved = next(&mut s, "puzzle", |v| v["state"] == "solved").await;
@@ -960,7 +960,7 @@ async fn a_reload_keeps_a_puzzles_hints_and_first_result() {
     let mut s = open(common::page(address, &token).await).await;
     request(
         &mut s,
-        json!({"type": "move", "usi": one.solution[0].to_string()}),
+        json!({"type": "move", "usi": one.solution()[0].to_string()}),
     )
     .await;
     let again = next(&mut s, "puzzle", |v| v["state"] == "solved").await;
@@ -1075,11 +1075,14 @@ async fn the_puzzle_and_explorer_limits_hold() {
     let set = gogo_puzzle::set::shipped();
     // Every puzzle but one listed as met, then 25,000 made-up ids after them.
     let last = set.last().unwrap();
-    let mut seen: Vec<String> = set[..set.len() - 1].iter().map(|p| p.id.clone()).collect();
+    let mut seen: Vec<String> = set[..set.len() - 1]
+        .iter()
+        .map(|p| p.id().to_string())
+        .collect();
     seen.extend((0..25_000).map(|i| format!("x{i}")));
     request(&mut s, json!({"type": "puzzle", "seen": seen})).await;
     let picked = next(&mut s, "puzzle", |_| true).await;
-    assert_eq!(picked["id"], last.id.as_str());
+    assert_eq!(picked["id"], last.id());
     // 1,001 games loaded: the explorer has counted 1,000.
     for i in 0..1_001 {
         let line = if i % 2 == 0 { "2e3d" } else { "3e2d" };

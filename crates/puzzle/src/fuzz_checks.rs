@@ -12,7 +12,7 @@ pub fn check_puzzle_lines(data: &[u8]) {
         for puzzle in puzzles {
             let again: Puzzle = puzzle.to_line().parse().expect("a written puzzle reads");
             assert_eq!(again, puzzle);
-            for ply in (0..puzzle.solution.len()).step_by(2) {
+            for ply in (0..puzzle.solution().len()).step_by(2) {
                 let pos = puzzle.position_at(ply);
                 for &mv in pos.legal_moves().iter() {
                     let _ = puzzle.judge(ply, mv);

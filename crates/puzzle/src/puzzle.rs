@@ -11,22 +11,16 @@ pub const MAX_SOLUTION_PLIES: usize = 31;
 const MAX_LINE_BYTES: usize = 1024;
 
 /// A puzzle: the side to move in `position` has a win (or the only save) that the solution's
-/// first move starts.
+/// first move starts. Its fields are private: every puzzle passed the rules' check, whether
+/// it was read from a file ([`str::parse`]) or built ([`Puzzle::new`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Puzzle {
-    /// Its name in the set (letters, digits, `-`).
-    pub id: String,
-    /// The position the player moves in.
-    pub position: Position,
-    /// The player's moves and the opponent's replies, alternately; it ends with a player's
-    /// move, so its length is odd.
-    pub solution: Vec<Move>,
-    /// What it is about.
-    pub themes: Vec<Theme>,
-    /// Its rating on the lishogi-like scale of docs/puzzles.md.
-    pub rating: u16,
-    /// Where it came from (a game and ply).
-    pub source: String,
+    id: String,
+    position: Position,
+    solution: Vec<Move>,
+    themes: Vec<Theme>,
+    rating: u16,
+    source: String,
 }
 
 /// What the judge says of a player's move.
@@ -41,6 +35,87 @@ pub enum Verdict {
 }
 
 impl Puzzle {
+    /// A puzzle, checked as a line of a file is: an id of letters, digits and `-`; a
+    /// solution of odd length up to [`MAX_SOLUTION_PLIES`], each move legal where it is
+    /// played; a mate theme only on a line that mates; a source without tabs or line ends
+    /// (it is the line's last field).
+    pub fn new(
+        id: &str,
+        position: Position,
+        solution: Vec<Move>,
+        themes: Vec<Theme>,
+        rating: u16,
+        source: &str,
+    ) -> Result<Puzzle, ParsePuzzleError> {
+        if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+            return Err(ParsePuzzleError::Id);
+        }
+        if source.contains(['\t', '\n', '\r']) {
+            return Err(ParsePuzzleError::Source);
+        }
+        if solution.len().is_multiple_of(2) || solution.len() > MAX_SOLUTION_PLIES {
+            return Err(ParsePuzzleError::SolutionLength(solution.len()));
+        }
+        let mut pos = position.clone();
+        for (ply, &mv) in solution.iter().enumerate() {
+            if !pos.is_legal(mv) {
+                return Err(ParsePuzzleError::Move {
+                    ply,
+                    error: MoveError::Illegal(mv),
+                });
+            }
+            pos = pos.played(mv);
+        }
+        let puzzle = Puzzle {
+            id: id.to_string(),
+            position,
+            solution,
+            themes,
+            rating,
+            source: source.to_string(),
+        };
+        if puzzle.is_mate() && !pos.legal_moves().is_empty() {
+            return Err(ParsePuzzleError::NotMate);
+        }
+        Ok(puzzle)
+    }
+
+    /// The same puzzle at another rating (the generator rates what it found).
+    pub fn with_rating(self, rating: u16) -> Puzzle {
+        Puzzle { rating, ..self }
+    }
+
+    /// Its name in the set (letters, digits, `-`).
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The position the player moves in.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The player's moves and the opponent's replies, alternately; it ends with a player's
+    /// move, so its length is odd.
+    pub fn solution(&self) -> &[Move] {
+        &self.solution
+    }
+
+    /// What it is about.
+    pub fn themes(&self) -> &[Theme] {
+        &self.themes
+    }
+
+    /// Its rating on the lishogi-like scale of docs/puzzles.md.
+    pub fn rating(&self) -> u16 {
+        self.rating
+    }
+
+    /// Where it came from (a game and ply).
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
     /// Whether this is a mate puzzle (its line ends in checkmate).
     pub fn is_mate(&self) -> bool {
         self.themes.iter().any(|t| t.is_mate())
@@ -120,6 +195,8 @@ pub enum ParsePuzzleError {
     NotMate,
     /// The rating is not a whole number up to 65535.
     Rating,
+    /// A source with a tab or a line end in it.
+    Source,
 }
 
 impl fmt::Display for ParsePuzzleError {
@@ -145,6 +222,7 @@ impl fmt::Display for ParsePuzzleError {
             ParsePuzzleError::Theme(e) => e.fmt(f),
             ParsePuzzleError::NotMate => write!(f, "a mate theme, but the line does not mate"),
             ParsePuzzleError::Rating => write!(f, "the rating is not a whole number"),
+            ParsePuzzleError::Source => write!(f, "a source has no tabs or line ends"),
         }
     }
 }
@@ -188,18 +266,9 @@ impl std::str::FromStr for Puzzle {
             pos = pos.played(mv);
             moves.push(mv);
         }
-        let puzzle = Puzzle {
-            id: id.to_string(),
-            position,
-            solution: moves,
-            themes,
-            rating,
-            source: source.to_string(),
-        };
-        if puzzle.is_mate() && !pos.legal_moves().is_empty() {
-            return Err(ParsePuzzleError::NotMate);
-        }
-        Ok(puzzle)
+        // Every move was read where it is played, so the rules' check of `new` passes
+        // them; it checks the rest once, for both roads.
+        Puzzle::new(id, position, moves, themes, rating, source)
     }
 }
 
@@ -300,5 +369,53 @@ mod tests {
         assert_eq!(tactic.judge(0, mates[0]), Verdict::Solved);
         assert_eq!(tactic.judge(0, mates[1]), Verdict::Wrong);
         assert_eq!(puzzle.judge(2, mates[0]), Verdict::Wrong);
+    }
+
+    /// A puzzle built, not read, passes the same check: the generator cannot make one the
+    /// file could not hold.
+    #[test]
+    fn a_built_puzzle_is_checked_as_a_read_one() {
+        let read: Puzzle = MATE_IN_1.parse().unwrap();
+        let pos = read.position().clone();
+        let drop = read.solution()[0];
+        let build = |id: &str, solution: Vec<Move>, themes: Vec<Theme>, source: &str| {
+            Puzzle::new(id, pos.clone(), solution, themes, 900, source)
+        };
+        let themes = read.themes().to_vec();
+        assert_eq!(
+            build("p1", vec![drop], themes.clone(), "test"),
+            Ok(read.clone())
+        );
+        assert_eq!(
+            build("p 1", vec![drop], themes.clone(), "test"),
+            Err(ParsePuzzleError::Id)
+        );
+        assert_eq!(
+            build("p1", vec![drop], themes.clone(), "a\tb"),
+            Err(ParsePuzzleError::Source)
+        );
+        assert_eq!(
+            build("p1", vec![], themes.clone(), "test"),
+            Err(ParsePuzzleError::SolutionLength(0))
+        );
+        let not_ours: Move = "5a5b".parse().unwrap();
+        assert!(matches!(
+            build("p1", vec![not_ours], vec![], "test"),
+            Err(ParsePuzzleError::Move {
+                ply: 0,
+                error: MoveError::Illegal(_)
+            })
+        ));
+        let quiet: Move = "1e1d".parse().unwrap();
+        assert_eq!(
+            build("p1", vec![quiet], themes, "test"),
+            Err(ParsePuzzleError::NotMate)
+        );
+        let rated = read.clone().with_rating(1234);
+        assert_eq!(rated.rating(), 1234);
+        assert_eq!(
+            rated.to_line(),
+            read.to_line().replace("\t900\t", "\t1234\t")
+        );
     }
 }

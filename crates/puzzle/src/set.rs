@@ -33,12 +33,12 @@ pub fn pick<'a>(
 ) -> Option<&'a Puzzle> {
     let mut candidates: Vec<&Puzzle> = puzzles
         .iter()
-        .filter(|p| theme.is_none_or(|t| p.themes.contains(&t)) && !seen(&p.id))
+        .filter(|p| theme.is_none_or(|t| p.themes().contains(&t)) && !seen(p.id()))
         .collect();
     candidates.sort_by(|a, b| {
-        let da = (f64::from(a.rating) - rating).abs();
-        let db = (f64::from(b.rating) - rating).abs();
-        da.total_cmp(&db).then_with(|| a.id.cmp(&b.id))
+        let da = (f64::from(a.rating()) - rating).abs();
+        let db = (f64::from(b.rating()) - rating).abs();
+        da.total_cmp(&db).then_with(|| a.id().cmp(b.id()))
     });
     candidates.truncate(NEAREST);
     if candidates.is_empty() {
@@ -60,7 +60,7 @@ mod tests {
             .count();
         assert_eq!(read_puzzles(SHIPPED_TEXT).map(|p| p.len()), Ok(lines));
         assert_eq!(shipped().len(), lines);
-        let ids: HashSet<&str> = shipped().iter().map(|p| p.id.as_str()).collect();
+        let ids: HashSet<&str> = shipped().iter().map(|p| p.id()).collect();
         assert_eq!(ids.len(), lines);
     }
 
@@ -74,15 +74,15 @@ mod tests {
             let picked = pick(set, target, None, &|_| false, 7).unwrap();
             let mut distances: Vec<f64> = set
                 .iter()
-                .map(|p| (f64::from(p.rating) - target).abs())
+                .map(|p| (f64::from(p.rating()) - target).abs())
                 .collect();
             distances.sort_by(f64::total_cmp);
-            assert!((f64::from(picked.rating) - target).abs() <= distances[NEAREST - 1]);
-            let again = pick(set, target, None, &|id| id == picked.id, 7).unwrap();
-            assert_ne!(again.id, picked.id);
+            assert!((f64::from(picked.rating()) - target).abs() <= distances[NEAREST - 1]);
+            let again = pick(set, target, None, &|id| id == picked.id(), 7).unwrap();
+            assert_ne!(again.id(), picked.id());
         }
         let mate = pick(set, 1500.0, Some(Theme::MateIn1), &|_| false, 3);
-        assert!(mate.is_none_or(|p| p.themes.contains(&Theme::MateIn1)));
+        assert!(mate.is_none_or(|p| p.themes().contains(&Theme::MateIn1)));
         assert!(pick(set, 1500.0, None, &|_| true, 3).is_none());
     }
 }

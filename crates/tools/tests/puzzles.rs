@@ -42,16 +42,16 @@ const ROOK_TAKEN_TWO_WAYS: &str = "k4/5/2r2/2G2/B3K b - 1";
 #[test]
 fn the_only_mate_is_a_puzzle_with_its_themes() {
     let puzzle = found(MATE_IN_1).expect("a mate in one");
-    assert_eq!(puzzle.solution, [mv("G*4b")]);
+    assert_eq!(puzzle.solution(), [mv("G*4b")]);
     for theme in [Theme::MateIn1, Theme::DropMate, Theme::Tsume] {
-        assert!(puzzle.themes.contains(&theme), "{:?}", puzzle.themes);
+        assert!(puzzle.themes().contains(&theme), "{:?}", puzzle.themes());
     }
     // It reads back from its line, and the check passes it.
     let again: Puzzle = puzzle.to_line().parse().unwrap();
     assert_eq!(again, puzzle);
     assert_eq!(check(&mut analyst(), &puzzle, 200_000), Ok(()));
     // Levels that see mates solve it: it is rated low.
-    assert!(puzzle.rating <= 1100, "{}", puzzle.rating);
+    assert!(puzzle.rating() <= 1100, "{}", puzzle.rating());
 }
 
 #[test]
@@ -63,13 +63,13 @@ fn two_mates_or_two_ways_to_win_are_no_puzzle() {
 #[test]
 fn a_hanging_rook_is_a_tactic_that_wins_a_rook() {
     let puzzle = found(HANGING_ROOK).expect("a tactic");
-    assert_eq!(puzzle.solution[0], mv("5e3c"));
+    assert_eq!(puzzle.solution()[0], mv("5e3c"));
     assert!(
         puzzle
-            .themes
+            .themes()
             .contains(&Theme::Material(gogo_rules::PieceKind::Rook)),
         "{:?}",
-        puzzle.themes
+        puzzle.themes()
     );
     assert!(!puzzle.is_mate());
     assert_eq!(check(&mut analyst(), &puzzle, 200_000), Ok(()));
@@ -86,35 +86,45 @@ fn the_checker_catches_planted_puzzles() {
         .copied()
         .find(|&m| pos.played(m).legal_moves().is_empty())
         .unwrap();
-    let ambiguous = Puzzle {
-        id: "planted".into(),
-        position: pos,
-        solution: vec![mate],
-        themes: vec![Theme::MateIn1],
-        rating: 1000,
-        source: "test".into(),
-    };
+    let ambiguous = Puzzle::new(
+        "planted",
+        pos,
+        vec![mate],
+        vec![Theme::MateIn1],
+        1000,
+        "test",
+    )
+    .unwrap();
     assert!(matches!(
         check(&mut analyst, &ambiguous, 200_000),
         Err(CheckFailure::Ambiguous(_))
     ));
     // A tactic whose move is not the winning one.
     let pos = Position::from_sfen(HANGING_ROOK).unwrap();
-    let wrong = Puzzle {
-        solution: vec![mv("1e2d")],
-        themes: vec![Theme::Material(gogo_rules::PieceKind::Rook)],
-        position: pos,
-        ..ambiguous.clone()
-    };
+    let wrong = Puzzle::new(
+        "planted",
+        pos,
+        vec![mv("1e2d")],
+        vec![Theme::Material(gogo_rules::PieceKind::Rook)],
+        1000,
+        "test",
+    )
+    .unwrap();
     assert_eq!(
         check(&mut analyst, &wrong, 200_000),
         Err(CheckFailure::Ambiguous("5e3c".into()))
     );
     // A mate whose themes give the wrong length.
-    let long = Puzzle {
-        themes: vec![Theme::MateIn3],
-        ..found(MATE_IN_1).unwrap()
-    };
+    let mate_in_1 = found(MATE_IN_1).unwrap();
+    let long = Puzzle::new(
+        mate_in_1.id(),
+        mate_in_1.position().clone(),
+        mate_in_1.solution().to_vec(),
+        vec![Theme::MateIn3],
+        mate_in_1.rating(),
+        mate_in_1.source(),
+    )
+    .unwrap();
     assert_eq!(
         check(&mut analyst, &long, 200_000),
         Err(CheckFailure::MateLength)
@@ -147,7 +157,7 @@ fn a_game_is_looked_through_and_each_position_once() {
     assert!(
         puzzles
             .iter()
-            .any(|p| p.source == "fixture:1" && p.solution[0] == mv("5e3c")),
+            .any(|p| p.source() == "fixture:1" && p.solution()[0] == mv("5e3c")),
         "{puzzles:?}"
     );
     // Seen positions are not looked at again.

@@ -67,7 +67,7 @@ pub(super) struct PuzzleTry {
 impl PuzzleTry {
     /// The side the player moves.
     fn player(&self) -> gogo_rules::Color {
-        self.puzzle.position.side_to_move()
+        self.puzzle.position().side_to_move()
     }
 
     fn finished(&self) -> bool {
@@ -111,7 +111,7 @@ impl Session {
         }
         let puzzles = set::shipped();
         let puzzle = match id {
-            Some(id) => match puzzles.iter().find(|p| p.id == id) {
+            Some(id) => match puzzles.iter().find(|p| p.id() == id) {
                 Some(p) => p,
                 None => return vec![Update::error(format!("no puzzle {}", brief(&id)))],
             },
@@ -137,12 +137,12 @@ impl Session {
         };
         // What the server kept of this puzzle: a first try that is over makes this one
         // practice; hints used in it still count.
-        let kept = self.ledger.get(&puzzle.id);
+        let kept = self.ledger.get(puzzle.id());
         let rating = rating.filter(|_| !kept.is_some_and(|k| k.over));
         if rating.is_some() {
-            self.ledger.update(&puzzle.id, |_| {});
+            self.ledger.update(puzzle.id(), |_| {});
         }
-        let game = Game::from_position(RuleSet::standard(), puzzle.position.clone());
+        let game = Game::from_position(RuleSet::standard(), puzzle.position().clone());
         // Both sides are the page's: the session plays the replies itself.
         self.reset(
             game,
@@ -209,13 +209,13 @@ impl Session {
         };
         try_.reply_at = None;
         if try_.rating.is_some() {
-            self.ledger.update(&try_.puzzle.id, |k| k.over = true);
+            self.ledger.update(try_.puzzle.id(), |k| k.over = true);
         }
         // A hint counts as help: a solve with one does not raise the rating.
         let counted_solve = solved && !try_.helped;
         try_.new_rating = try_
             .rating
-            .map(|r| r.after_puzzle(f64::from(try_.puzzle.rating), counted_solve));
+            .map(|r| r.after_puzzle(f64::from(try_.puzzle.rating()), counted_solve));
     }
 
     /// The opponent's reply, when due.
@@ -229,7 +229,7 @@ impl Session {
         }
         try_.reply_at = None;
         try_.state = PuzzleState::Playing;
-        let Some(&reply) = try_.puzzle.solution.get(try_.ply) else {
+        let Some(&reply) = try_.puzzle.solution().get(try_.ply) else {
             return Vec::new();
         };
         try_.ply += 1;
@@ -245,7 +245,7 @@ impl Session {
                 try_.hints = (try_.hints + 1).min(2);
                 try_.helped = true;
                 if try_.rating.is_some() {
-                    self.ledger.update(&try_.puzzle.id, |k| k.helped = true);
+                    self.ledger.update(try_.puzzle.id(), |k| k.helped = true);
                 }
                 vec![self.puzzle_update()]
             }
@@ -259,10 +259,10 @@ impl Session {
         let Some(try_) = self.puzzle.as_ref() else {
             return vec![Update::error("no puzzle is open")];
         };
-        if try_.ply >= try_.puzzle.solution.len() {
+        if try_.ply >= try_.puzzle.solution().len() {
             return vec![self.puzzle_update()];
         }
-        let rest: Vec<Move> = try_.puzzle.solution[try_.ply..].to_vec();
+        let rest: Vec<Move> = try_.puzzle.solution()[try_.ply..].to_vec();
         self.finish_puzzle(false);
         let mut game = Game::from_position(*self.game.rules(), self.game.start().clone());
         for &mv in self.game.moves().iter().chain(&rest) {
@@ -272,7 +272,7 @@ impl Session {
         }
         self.reset(game, self.players, self.clock.control());
         if let Some(try_) = self.puzzle.as_mut() {
-            try_.ply = try_.puzzle.solution.len();
+            try_.ply = try_.puzzle.solution().len();
             try_.mistake = None;
         }
         let mut updates = self.after_change();
@@ -287,7 +287,7 @@ impl Session {
         };
         let puzzle = try_.puzzle;
         let hint = (try_.hints > 0)
-            .then(|| puzzle.solution.get(try_.ply))
+            .then(|| puzzle.solution().get(try_.ply))
             .flatten()
             .map(|mv| {
                 let piece = match (mv.from(), mv.drop_kind()) {
@@ -301,10 +301,10 @@ impl Session {
         let shown = try_.state == PuzzleState::Solved
             || (try_.state == PuzzleState::Failed && try_.mistake.is_none());
         let solution = if shown {
-            let mut pos = puzzle.position.clone();
+            let mut pos = puzzle.position().clone();
             let mut previous = None;
             puzzle
-                .solution
+                .solution()
                 .iter()
                 .map(|&mv| {
                     let text = SolutionMove {
@@ -321,21 +321,21 @@ impl Session {
             Vec::new()
         };
         Update::Puzzle(Box::new(PuzzleView {
-            id: puzzle.id.clone(),
-            rating: puzzle.rating,
-            themes: puzzle.themes.iter().map(|t| t.title()).collect(),
-            theme_words: puzzle.themes.iter().map(Theme::to_string).collect(),
+            id: puzzle.id().to_string(),
+            rating: puzzle.rating(),
+            themes: puzzle.themes().iter().map(|t| t.title()).collect(),
+            theme_words: puzzle.themes().iter().map(Theme::to_string).collect(),
             player: match try_.player() {
                 gogo_rules::Color::Sente => "sente",
                 gogo_rules::Color::Gote => "gote",
             },
             state: try_.state,
             found: try_.ply.div_ceil(2),
-            moves: puzzle.solution.len().div_ceil(2),
+            moves: puzzle.solution().len().div_ceil(2),
             mistake: try_.mistake.clone(),
             hint,
             solution,
-            sfen: puzzle.position.to_sfen(),
+            sfen: puzzle.position().to_sfen(),
             rated: try_.rating.is_some(),
             new_rating: try_.new_rating.map(PlayerRating::from),
             rating_before: try_.rating.map(PlayerRating::from),

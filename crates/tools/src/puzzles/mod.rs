@@ -155,16 +155,13 @@ pub fn examine(
             return None;
         }
     }
-    let mut puzzle = Puzzle {
-        id: format!("{:012x}", pos.key() >> 16),
-        position: pos.clone(),
-        themes: detect_themes(pos, &solution, kind),
-        solution,
-        rating: 0,
-        source: source.to_string(),
-    };
-    puzzle.rating = rate(analyst, &puzzle, config.tries);
-    Some(puzzle)
+    let themes = detect_themes(pos, &solution, kind);
+    let id = format!("{:012x}", pos.key() >> 16);
+    // Checked by the rules like any puzzle (the line is the search's, so it passes), then
+    // rated by the levels, which judge it as a player's moves are judged.
+    let found = Puzzle::new(&id, pos.clone(), solution, themes, UNSOLVED_RATING, source).ok()?;
+    let rating = rate(analyst, &found, config.tries);
+    Some(found.with_rating(rating))
 }
 
 /// The mating line from `pos` in `plies`: the player's moves each the only one that mates
@@ -232,7 +229,7 @@ pub fn rate(analyst: &mut Analyst, puzzle: &Puzzle, tries: u64) -> u16 {
 /// not the level's to see.
 pub fn level_solves(analyst: &mut Analyst, puzzle: &Puzzle, level: u8, seed: u64) -> bool {
     analyst.new_position();
-    (0..puzzle.solution.len()).step_by(2).all(|ply| {
+    (0..puzzle.solution().len()).step_by(2).all(|ply| {
         let pos = puzzle.position_at(ply);
         let seed = seed * 1_000 + ply as u64;
         analyst
@@ -265,16 +262,16 @@ impl std::fmt::Display for CheckFailure {
 /// Checks `puzzle` again: tsume by the exhaustive checks-only search (the mate's length)
 /// and every puzzle by a search at `nodes` with two lines at each of the player's moves.
 pub fn check(analyst: &mut Analyst, puzzle: &Puzzle, nodes: u64) -> Result<(), CheckFailure> {
-    let solution = &puzzle.solution;
+    let solution = &puzzle.solution();
     analyst.new_position();
     if puzzle.is_mate() {
         let plies = solution.len();
-        if !puzzle.themes.contains(&Theme::mate_in(plies)) {
+        if !puzzle.themes().contains(&Theme::mate_in(plies)) {
             return Err(CheckFailure::MateLength);
         }
-        if puzzle.themes.contains(&Theme::Tsume) {
-            let exact = brute::mate_length(&puzzle.position, plies as u32);
-            if exact != Some(plies as u32) || !brute::is_mating_line(&puzzle.position, solution) {
+        if puzzle.themes().contains(&Theme::Tsume) {
+            let exact = brute::mate_length(puzzle.position(), plies as u32);
+            if exact != Some(plies as u32) || !brute::is_mating_line(puzzle.position(), solution) {
                 return Err(CheckFailure::MateLength);
             }
         }
@@ -315,7 +312,7 @@ pub fn check(analyst: &mut Analyst, puzzle: &Puzzle, nodes: u64) -> Result<(), C
                     CheckFailure::Refuted(ply)
                 });
             }
-            let holds = if puzzle.themes.contains(&Theme::Defence) {
+            let holds = if puzzle.themes().contains(&Theme::Defence) {
                 let [(_, b), (_, s), ..] = lines[..] else {
                     return Err(CheckFailure::Refuted(ply));
                 };

@@ -203,7 +203,7 @@ pub fn run_generate(
         writeln!(out, "{}", super::FILE_HEADER)?;
     }
     let written: Mutex<(std::fs::File, HashSet<String>)> =
-        Mutex::new((out, existing.into_iter().map(|p| p.id).collect()));
+        Mutex::new((out, existing.iter().map(|p| p.id().to_string()).collect()));
     let looked_at: Mutex<HashSet<u64>> = Mutex::default();
     let totals = Mutex::new(GenerateTotals::default());
     let start = Instant::now();
@@ -219,7 +219,8 @@ pub fn run_generate(
         let before = analyst.nodes;
         let mut found = |puzzle: Puzzle| {
             let mut w = written.lock().unwrap_or_else(|e| e.into_inner());
-            if w.1.insert(puzzle.id.clone()) && writeln!(w.0, "{}", puzzle.to_line()).is_ok() {
+            if w.1.insert(puzzle.id().to_string()) && writeln!(w.0, "{}", puzzle.to_line()).is_ok()
+            {
                 totals.lock().unwrap_or_else(|e| e.into_inner()).puzzles += 1;
             }
         };
@@ -288,7 +289,7 @@ pub fn run_check(
         let mut r = report.lock().unwrap_or_else(|e| e.into_inner());
         r.checked += 1;
         if let Err(failure) = verdict {
-            r.failures.push((puzzle.id.clone(), failure));
+            r.failures.push((puzzle.id().to_string(), failure));
         }
         progress(r.checked, chosen.len());
     })?;
@@ -298,7 +299,7 @@ pub fn run_check(
     if let Some(output) = &passing {
         let failed: HashSet<&str> = report.failures.iter().map(|(id, _)| id.as_str()).collect();
         let mut text = format!("{}\n", super::FILE_HEADER);
-        for puzzle in chosen.iter().filter(|p| !failed.contains(p.id.as_str())) {
+        for puzzle in chosen.iter().filter(|p| !failed.contains(p.id())) {
             text.push_str(&puzzle.to_line());
             text.push('\n');
         }
