@@ -7,11 +7,17 @@ use gogo_tools::book_builder::{merge, BookToolError};
 use gogo_tools::puzzles::run::{run_check, CheckRun, PuzzleToolError};
 use gogo_usi::book_file::BookFileError;
 
-#[test]
-fn merge_says_what_failed() {
-    let dir = std::env::temp_dir().join(format!("gogo-book-errors-{}", std::process::id()));
+/// An empty folder of this test run's own.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("gogo-{name}-errors-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn merge_says_what_failed() {
+    let dir = scratch("book");
     let out = dir.join("out.db");
     assert!(matches!(merge(&[], &out), Err(BookToolError::NoBooks)));
     let broken = dir.join("broken.db");
@@ -52,9 +58,7 @@ fn merge_says_what_failed() {
 
 #[test]
 fn puzzles_check_says_what_failed() {
-    let dir = std::env::temp_dir().join(format!("gogo-puzzle-errors-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("puzzle");
     let file = dir.join("p.tsv");
     std::fs::write(&file, "# puzzles\nnot a puzzle\n").unwrap();
     let run = |file: &std::path::Path, threads: usize| CheckRun {
