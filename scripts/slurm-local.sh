@@ -108,7 +108,7 @@ test_recipe() {
   # Slurm installed a moment ago can take over a minute to start the tasks (seen on a fresh
   # machine with its cores busy): wait up to five.
   for _ in $(seq 1 3000); do
-    [ "$(wc -l < "$out/shard2.jsonl" 2>/dev/null || echo 0)" -ge 2 ] && break
+    [ "$({ wc -l < "$out/shard2.jsonl"; } 2>/dev/null || echo 0)" -ge 2 ] && break
     sleep 0.1
   done
   scancel "${job}_2"
@@ -116,7 +116,12 @@ test_recipe() {
   local kept
   kept=$(grep -c '"game"' "$out/shard2.jsonl" || true)
   if [ "$kept" -ge 4 ]; then
-    echo "slurm-local: task 2 finished before it could be cancelled" >&2; exit 1
+    # An idle machine can play the task's four games before scancel takes effect. Then the
+    # file is cut to what a task preempted after its first game leaves, so that the rest of
+    # the recipe (an incomplete merge, the task resubmitted) is tested every time.
+    head -n 2 "$out/shard2.jsonl" > "$out/shard2.cut" && mv "$out/shard2.cut" "$out/shard2.jsonl"
+    kept=1
+    echo "slurm-local: task 2 finished before scancel took effect; its file cut to its first game, as a preempted task leaves it" >&2
   fi
   # A merge now is of an incomplete run: status 3.
   local status=0
