@@ -274,6 +274,34 @@ fn an_overflow_is_the_cause_whichever_thread_sees_the_end_first() {
     assert_eq!(client.wait_bestmove(soon(), &mut |_| {}), Err(malformed));
 }
 
+/// The look at the output that a closed input starts is bounded: an engine that closed its
+/// input and floods its output (no line too long) is crashed after at most 4 MiB of lines
+/// or half a second, not read for ever.
+#[test]
+fn an_engine_that_closed_its_input_and_floods_is_crashed_in_time() {
+    let mut client = EngineClient::start(
+        &shell_engine(r#"exec yes "info depth 1 score cp 0 pv 5d5c" < /dev/null"#),
+        Duration::from_secs(5),
+    )
+    .unwrap();
+    go(&mut client);
+    let first = client.next_message(Instant::now() + Duration::from_secs(10));
+    assert!(matches!(first, Ok(Ok(EngineMessage::Info(_)))), "{first:?}");
+    let _ = client.send(&GuiCommand::Stop);
+    std::thread::sleep(Duration::from_millis(200));
+    let started = Instant::now();
+    assert_eq!(client.send(&GuiCommand::IsReady), Err(ClientError::Crashed));
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(
+        client.wait_bestmove(soon(), &mut |_| {}),
+        Err(ClientError::Crashed)
+    );
+}
+
 /// An engine that stops reading its input: writes queue up to a bound, then fail with a
 /// timeout after `WRITE_TIMEOUT` instead of blocking the caller forever.
 #[test]
