@@ -4,8 +4,12 @@
 //! below; each test runs the same command on this build and compares byte for byte (the
 //! seconds a run took are the only words left out).
 
+mod common;
+
+use common::scratch;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
+use std::time::Duration;
 
 fn before(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -17,25 +21,15 @@ fn read_before(name: &str) -> Vec<u8> {
     std::fs::read(before(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
-/// `gogo ARGS`, which must succeed.
+/// `gogo ARGS`, which must succeed within a minute.
 fn gogo(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_gogo"))
-        .args(args)
-        .output()
-        .unwrap();
+    let out = common::gogo(args, Duration::from_secs(60));
     assert!(
         out.status.success(),
         "gogo {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     out
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gogo-commands-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// `gogo datagen --games 2 --nodes 300 --threads 1 --seed 7 --out F`: the same summary on

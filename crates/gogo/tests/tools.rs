@@ -3,42 +3,12 @@
 //! files within a limit (a device or a FIFO is refused at once), keep thread counts to the
 //! machine, and `book openings` ends at any depth.
 
+mod common;
+
+use common::{gogo, scratch};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::{Duration, Instant};
-
-/// A fresh folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gogo-tools-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// `gogo ARGS`, which must end within `limit` (a tool that blocks on a pipe fails the test
-/// instead of hanging it).
-fn gogo(args: &[&str], limit: Duration) -> Output {
-    let child = Command::new(env!("CARGO_BIN_EXE_gogo"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let pid = child.id();
-    // Read on a thread of its own, so that a long output never fills the pipe.
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(child.wait_with_output());
-    });
-    match rx.recv_timeout(limit) {
-        Ok(out) => out.unwrap(),
-        Err(_) => {
-            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
-            panic!("gogo {args:?} did not end within {limit:?}");
-        }
-    }
-}
 
 fn refused(out: &Output, says: &str) {
     let stderr = String::from_utf8_lossy(&out.stderr);

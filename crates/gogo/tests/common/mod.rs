@@ -3,6 +3,8 @@
 
 use gogo_protocol::LineProcess;
 use gogo_rules::{Move, Position};
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// The `gogo` binary under test.
@@ -143,4 +145,37 @@ pub fn secs(n: u64) -> Duration {
 
 pub fn ms(n: u64) -> Duration {
     Duration::from_millis(n)
+}
+
+/// A fresh folder for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gogo-tests-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `gogo ARGS`, which must end within `limit` (a tool that blocks on a pipe fails the test
+/// instead of hanging it).
+pub fn gogo(args: &[&str], limit: Duration) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_gogo"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    // Read on a thread of its own, so that a long output never fills the pipe.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(limit) {
+        Ok(out) => out.unwrap(),
+        Err(_) => {
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            panic!("gogo {args:?} did not end within {limit:?}");
+        }
+    }
 }
