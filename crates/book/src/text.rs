@@ -120,11 +120,9 @@ pub fn read_book_from(reader: impl BufRead) -> Result<(Book, ReadReport), BookEr
         buffer: Vec::new(),
         number: 0,
     };
-    let first = match lines.next_line() {
-        Ok(Some((_, line))) => String::from_utf8_lossy(line).trim_end().to_string(),
-        Ok(None) => String::new(),
-        Err(e) => return Err(e),
-    };
+    let first = lines.next_line()?.map_or(String::new(), |(_, line)| {
+        String::from_utf8_lossy(line).trim_end().to_string()
+    });
     if first != HEADER {
         return Err(BookError::NotABook(first.chars().take(40).collect()));
     }
