@@ -3,11 +3,11 @@
 //! The format lives in `gogo-book`; the book the engine plays from, in `gogo-usi`.
 
 use crate::games::{read_games, GameFileError, SourceGame};
-use gogo_book::{read_book, write_book, Book, BookMove};
+use gogo_book::{write_book, Book, BookMove};
 use gogo_rules::{Position, RuleSet};
 use gogo_search::{Evaluation, SearchLimits, SearchOptions, Searcher};
 use gogo_table::TableSizeError;
-use gogo_usi::book_file::{load_book, read_book_file, BookFileError, BOOK_FILE, INTERNAL_BOOK};
+use gogo_usi::book_file::{load_book, read_book_file, BookFileError, INTERNAL_BOOK};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 use std::path::{Path, PathBuf};
@@ -73,8 +73,13 @@ fn book_output(out: &Path, inputs: &[&Path]) -> Result<(gogo_files::Output, Book
             gogo_files::Problem::NotOurs(why),
         ))
     };
-    let text = gogo_files::read_text(out, BOOK_FILE).map_err(|e| refuse(e.problem_text()))?;
-    let (book, _) = read_book(&text).map_err(|e| refuse(e.to_string()))?;
+    // Read as the engine reads a book file: a line at a time, within its bound.
+    let book = read_book_file(out).map_err(|e| {
+        refuse(match e {
+            BookFileError::File(e) => e.problem_text(),
+            BookFileError::Book { error, .. } => error.to_string(),
+        })
+    })?;
     Ok((output, book))
 }
 
