@@ -13,7 +13,9 @@ pub mod access;
 pub mod chances;
 pub mod engine;
 pub mod fuzz_checks;
+pub mod lag;
 pub mod messages;
+pub mod referee;
 pub mod review;
 pub mod session;
 

@@ -21,6 +21,14 @@ pub enum Ending {
     EngineFailure(Color, String),
     /// Both engines agreed that this side wins, for long enough.
     Adjudicated(Color),
+    /// Both players agreed to a draw.
+    DrawAgreed,
+    /// A player called the game off before both sides had moved: no result.
+    Aborted,
+    /// The first move did not come in time: the game ends unplayed, with no result.
+    NoStart,
+    /// This side left the game, and the other claimed the win after the grace time.
+    Abandoned(Color),
 }
 
 impl Ending {
@@ -43,13 +51,23 @@ impl Ending {
             | Ending::IllegalMove(c, _)
             | Ending::Malformed(c, _)
             | Ending::Time(c)
-            | Ending::EngineFailure(c, _) => Some(!*c),
+            | Ending::EngineFailure(c, _)
+            | Ending::Abandoned(c) => Some(!*c),
             Ending::Adjudicated(w) => Some(*w),
+            Ending::DrawAgreed | Ending::Aborted | Ending::NoStart => None,
         }
     }
 
-    /// The result: `1-0`, `0-1` or `1/2-1/2`.
+    /// Whether the game counts: an aborted or unplayed game has no result and rates no one.
+    pub fn has_result(&self) -> bool {
+        !matches!(self, Ending::Aborted | Ending::NoStart)
+    }
+
+    /// The result: `1-0`, `0-1` or `1/2-1/2` (`*` for a game with none).
     pub fn result(&self) -> &'static str {
+        if !self.has_result() {
+            return "*";
+        }
         match self.winner() {
             Some(Color::Sente) => "1-0",
             Some(Color::Gote) => "0-1",
@@ -83,6 +101,10 @@ impl Ending {
             Ending::Time(_) => "time forfeit".into(),
             Ending::EngineFailure(_, why) => why.clone(),
             Ending::Adjudicated(_) => "adjudication".into(),
+            Ending::DrawAgreed => "draw agreed".into(),
+            Ending::Aborted => "aborted".into(),
+            Ending::NoStart => "no first move in time".into(),
+            Ending::Abandoned(_) => "left the game".into(),
         }
     }
 
@@ -102,7 +124,13 @@ impl Ending {
             Ending::Resignation(_) => ("投了", "%TORYO"),
             Ending::Time(_) => ("切れ負け", "%TIME_UP"),
             Ending::IllegalMove(..) | Ending::Malformed(..) => ("反則負け", "%ILLEGAL_MOVE"),
-            Ending::EngineFailure(..) | Ending::Adjudicated(_) => ("中断", "%CHUDAN"),
+            Ending::EngineFailure(..)
+            | Ending::Adjudicated(_)
+            | Ending::Aborted
+            | Ending::NoStart => ("中断", "%CHUDAN"),
+            Ending::DrawAgreed => ("引き分け", "%HIKIWAKE"),
+            // The absent side's grace time ran out, as a flag falls.
+            Ending::Abandoned(_) => ("切れ負け", "%TIME_UP"),
         }
     }
 
@@ -118,6 +146,9 @@ impl Ending {
 
     /// The KIF summary line: `まで23手で先手の勝ち（checkmate）`.
     pub fn kif_summary(&self, plies: usize) -> String {
+        if !self.has_result() {
+            return format!("まで{plies}手で中断（{}）", self.reason());
+        }
         match self.winner() {
             Some(c) => format!(
                 "まで{plies}手で{}の勝ち（{}）",
@@ -167,5 +198,22 @@ mod tests {
             Ending::Resignation(Color::Sente).kif_summary(12),
             "まで12手で後手の勝ち（resignation）"
         );
+    }
+
+    #[test]
+    fn the_online_endings_have_their_results_and_words() {
+        let draw = Ending::DrawAgreed;
+        assert_eq!((draw.result(), draw.csa_word()), ("1/2-1/2", "%HIKIWAKE"));
+        for unplayed in [Ending::Aborted, Ending::NoStart] {
+            assert!(!unplayed.has_result());
+            assert_eq!((unplayed.result(), unplayed.csa_word()), ("*", "%CHUDAN"));
+            assert!(unplayed.kif_summary(1).starts_with("まで1手で中断"));
+        }
+        let left = Ending::Abandoned(Color::Sente);
+        assert_eq!(
+            (left.result(), left.reason().as_str()),
+            ("0-1", "left the game")
+        );
+        assert!(left.has_result());
     }
 }

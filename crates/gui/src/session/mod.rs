@@ -114,15 +114,16 @@ pub use puzzle::PuzzleLedger;
 /// finds again.
 fn kept_ending(ending: &Ending) -> Option<KeptEnding> {
     Some(match ending {
-        Ending::Rules(_) => return None,
+        Ending::Rules(_) | Ending::DrawAgreed | Ending::Aborted | Ending::NoStart => return None,
         Ending::Resignation(c) => KeptEnding::Resignation { loser: (*c).into() },
         Ending::Time(c) => KeptEnding::Time { loser: (*c).into() },
-        Ending::IllegalMove(c, _) | Ending::Malformed(c, _) | Ending::EngineFailure(c, _) => {
-            KeptEnding::Forfeit {
-                loser: (*c).into(),
-                why: ending.reason(),
-            }
-        }
+        Ending::IllegalMove(c, _)
+        | Ending::Malformed(c, _)
+        | Ending::EngineFailure(c, _)
+        | Ending::Abandoned(c) => KeptEnding::Forfeit {
+            loser: (*c).into(),
+            why: ending.reason(),
+        },
         // The board adjudicates nothing; were it to, the winner's opponent forfeits.
         Ending::Adjudicated(w) => KeptEnding::Forfeit {
             loser: (!*w).into(),
