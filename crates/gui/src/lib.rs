@@ -2,14 +2,16 @@
 //!
 //! A minishogi board in the browser, with gogo (or any USI engine) behind it: an HTTP server
 //! on 127.0.0.1 that serves one page (HTML, CSS and JavaScript embedded in the binary) and
-//! speaks to it over a WebSocket ([`messages`]). Each page gets its own game ([`session`])
-//! and its own engine process ([`engine`]); the rules crate judges every move, so the page
-//! never decides what is legal.
+//! speaks to it over a WebSocket ([`messages`]). Each page gets its own board: a game
+//! ([`session`]) and an engine process ([`engine`]), owned by a task that outlives the page's
+//! socket, so that a reload comes back to the same game, clock and all. The rules crate
+//! judges every move, so the page never decides what is legal.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod access;
+mod board;
 pub mod chances;
 pub mod engine;
 pub mod fuzz_checks;
@@ -28,7 +30,7 @@ use axum::routing::get;
 use axum::Router;
 use engine::EngineHandle;
 use gogo_protocol::EngineSpec;
-use messages::{Request, Update};
+use messages::Update;
 use session::Session;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -75,8 +77,8 @@ pub struct Limits {
     /// Games (each with its engine process) open at once; one more page is told the server
     /// is full.
     pub max_sessions: usize,
-    /// A page that has sent nothing, not even the answer to a ping, for this long is gone:
-    /// its session ends and its engine with it.
+    /// A page that has sent nothing, not even the answer to a ping, for this long is gone;
+    /// a board waits this long for its page to come back, then ends and its engine with it.
     pub idle_timeout: Duration,
     /// The largest message a page may send (a record to load is the largest there is).
     pub max_message_bytes: usize,
@@ -125,6 +127,10 @@ struct Server {
     /// The puzzles opened on this server (hints used, first tries over), kept across pages
     /// and reloads.
     puzzles: Arc<session::PuzzleLedger>,
+    /// The boards being served, each by its own task.
+    boards: Arc<board::Boards>,
+    /// Numbers the pages' pumps.
+    pages: std::sync::atomic::AtomicU64,
 }
 
 /// One open session's place, given back when the session ends.
@@ -157,6 +163,8 @@ pub fn app(config: Config) -> Router {
         config,
         sessions: AtomicUsize::new(0),
         puzzles: Default::default(),
+        boards: Default::default(),
+        pages: Default::default(),
     });
     Router::new()
         .route(
@@ -190,15 +198,30 @@ fn asset(kind: &'static str, body: impl IntoResponse) -> Response {
     ([(header::CONTENT_TYPE, kind)], body).into_response()
 }
 
-async fn websocket(upgrade: WebSocketUpgrade, State(server): State<Arc<Server>>) -> Response {
+/// What a page's WebSocket address may say besides its token.
+#[derive(serde::Deserialize)]
+struct SocketQuery {
+    /// The key of the board the page had (after a reload or a dropped connection).
+    board: Option<String>,
+}
+
+async fn websocket(
+    upgrade: WebSocketUpgrade,
+    State(server): State<Arc<Server>>,
+    axum::extract::Query(query): axum::extract::Query<SocketQuery>,
+) -> Response {
     let max = server.config.limits.max_message_bytes;
     upgrade
         .max_message_size(max)
         .max_frame_size(max)
         .on_upgrade(move |socket| async move {
-            match server.take_slot() {
-                Some(slot) => play(socket, &server, slot).await,
-                None => refuse_full(socket, &server.config.limits).await,
+            let known = query.board.as_deref().and_then(|k| server.boards.find(k));
+            match (known, query.board) {
+                (Some((_, inputs)), Some(key)) => pump(socket, &server, key, true, inputs).await,
+                _ => match open_board(&server).await {
+                    Some((key, inputs)) => pump(socket, &server, key, false, inputs).await,
+                    None => refuse_full(socket, &server.config.limits).await,
+                },
             }
         })
 }
@@ -245,92 +268,120 @@ async fn refuse_full(mut socket: WebSocket, limits: &Limits) {
     let _ = send_within(&mut socket, Message::Close(None), deadline).await;
 }
 
-/// One page's game, until the page goes away or falls silent; the engine process ends with
-/// it (dropping the session's [`EngineHandle`] ends the engine's thread, which quits and
-/// reaps the process).
-async fn play(mut socket: WebSocket, server: &Server, _slot: SessionSlot) {
+/// A board for a new page: a new session with its engine, served by its own task; `None`
+/// when every place is taken, even after letting the longest-waiting board without a page
+/// go.
+async fn open_board(
+    server: &Arc<Server>,
+) -> Option<(String, tokio::sync::mpsc::Sender<board::BoardInput>)> {
+    let mut slot = server.take_slot();
+    // Full: the board that has waited longest for its page gives its place, once its task
+    // has ended (at once, unless it is busy with a request).
+    if slot.is_none() && server.boards.evict_oldest_alone() {
+        let patience = Instant::now();
+        while slot.is_none() && patience.elapsed() < Duration::from_secs(2) {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            slot = server.take_slot();
+        }
+    }
+    let slot = slot?;
     let config = &server.config;
-    let (events_tx, mut events) = tokio::sync::mpsc::channel(ENGINE_EVENTS);
-    let mut session = Session::with_ledger(
+    let (events_tx, events) = tokio::sync::mpsc::channel(ENGINE_EVENTS);
+    let session = Session::with_ledger(
         EngineHandle::spawn(config.engine.clone(), events_tx),
         Arc::clone(&server.puzzles),
     );
+    let (key, inputs) = board::open(
+        &server.boards,
+        session,
+        events,
+        config.limits.idle_timeout,
+        slot,
+    );
+    Some((key.expose().to_string(), inputs))
+}
+
+/// A page's WebSocket, pumped to and from its board until the page goes away or falls
+/// silent, or the board lets it go; the board stays for the page to come back.
+async fn pump(
+    mut socket: WebSocket,
+    server: &Server,
+    key: String,
+    resumed: bool,
+    board: tokio::sync::mpsc::Sender<board::BoardInput>,
+) {
+    let config = &server.config;
     let idle = config.limits.idle_timeout;
     let deadline = config.limits.write_timeout.min(idle);
-    if !send(
-        &mut socket,
-        vec![Update::State(Box::new(session.view()))],
-        deadline,
-    )
-    .await
-    {
+    let page = server.pages.fetch_add(1, Ordering::SeqCst);
+    // The key first: the page keeps it for its tab, to come back to this board.
+    if !send(&mut socket, vec![Update::Board { key, resumed }], deadline).await {
         return;
     }
-    let mut clock = tokio::time::interval(Duration::from_millis(100));
+    let (updates_tx, mut updates) = tokio::sync::mpsc::channel(board::PAGE_UPDATES);
+    let attach = board::BoardInput::Attach {
+        page,
+        updates: updates_tx,
+    };
+    if board.send(attach).await.is_err() {
+        return;
+    }
     let mut pings = tokio::time::interval((idle / 4).max(Duration::from_millis(10)));
     let mut last_heard = Instant::now();
     loop {
-        let updates = tokio::select! {
+        tokio::select! {
             message = socket.recv() => {
                 last_heard = Instant::now();
                 match message {
                     Some(Ok(Message::Text(text))) => {
-                        match handle_off_the_runtime(session, text.to_string()).await {
-                            Some((back, updates)) => {
-                                session = back;
-                                updates
+                        // While the board is busy, its updates are still passed on: a page
+                        // that sends many requests reads their answers meanwhile.
+                        let permit = loop {
+                            tokio::select! {
+                                permit = board.reserve() => break permit.ok(),
+                                batch = updates.recv() => {
+                                    let sent = match batch {
+                                        Some(batch) => send(&mut socket, batch, deadline).await,
+                                        None => false,
+                                    };
+                                    if !sent {
+                                        break None;
+                                    }
+                                }
                             }
-                            None => break,
-                        }
+                        };
+                        let Some(permit) = permit else { break };
+                        permit.send(board::BoardInput::Request { page, text: text.to_string() });
                     }
                     Some(Ok(Message::Close(_))) | None => break,
                     Some(Err(e)) => {
                         log::info!("a page's connection failed: {e}");
                         break;
                     }
-                    Some(Ok(_)) => Vec::new(),
+                    Some(Ok(_)) => {}
                 }
             },
-            Some(event) = events.recv() => session.engine_event(event),
-            _ = clock.tick() => session.tick(),
+            batch = updates.recv() => match batch {
+                Some(batch) => {
+                    if !send(&mut socket, batch, deadline).await {
+                        break;
+                    }
+                }
+                // The board ended, or let this page go for another.
+                None => break,
+            },
             _ = pings.tick() => {
                 if last_heard.elapsed() > idle {
-                    log::info!("a page was silent for {idle:?}: its session ends");
+                    log::info!("a page was silent for {idle:?}: it is let go");
                     break;
                 }
                 if !send_within(&mut socket, Message::Ping(Vec::new().into()), deadline).await {
                     break;
                 }
-                Vec::new()
             }
-        };
-        if !send(&mut socket, updates, deadline).await {
-            break;
         }
     }
-}
-
-/// Reads and carries out one request of a page on the runtime's blocking threads: loading
-/// or replaying the longest game, or starting a review, must not hold up the worker threads
-/// that serve every other page. `None` if the work panicked (the session is then lost).
-async fn handle_off_the_runtime(
-    mut session: Session,
-    text: String,
-) -> Option<(Session, Vec<Update>)> {
-    let work = tokio::task::spawn_blocking(move || {
-        let updates = match serde_json::from_str::<Request>(&text) {
-            Ok(request) => session.handle(request),
-            Err(e) => vec![Update::error(format!("bad request: {e}"))],
-        };
-        (session, updates)
-    });
-    match work.await {
-        Ok(done) => Some(done),
-        Err(e) => {
-            log::error!("a page's request failed: {e}");
-            None
-        }
-    }
+    let _ = board.try_send(board::BoardInput::Detach { page });
 }
 
 /// Serves [`app`] on `listener` until it fails: HTTP/1.1 with WebSocket upgrades, each

@@ -34,7 +34,8 @@ struct Cli {
     /// Games open at once (each runs its own engine process).
     #[arg(long, default_value_t = Limits::default().max_sessions)]
     max_sessions: usize,
-    /// Seconds a page may stay silent (not even answering pings) before its game ends.
+    /// Seconds a page may stay silent (not even answering pings) before it is let go, and
+    /// a board waits for its page to come back before its game ends.
     #[arg(long, default_value_t = Limits::default().idle_timeout.as_secs())]
     idle_timeout: u64,
 }

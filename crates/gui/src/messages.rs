@@ -497,6 +497,15 @@ pub struct GameView {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Update {
+    /// The page's board: its key, which the page keeps for its tab and gives back when it
+    /// reconnects, to find its game as the server kept it (clock and all).
+    Board {
+        /// The board's key: a secret of this page's.
+        key: String,
+        /// Whether this is the board the page had (`false`: a new board, since the server
+        /// no longer had the page's).
+        resumed: bool,
+    },
     /// The game as it now stands.
     State(Box<GameView>),
     /// The engine's analysis lines.

@@ -309,12 +309,17 @@ fn engine_game() -> Message {
     Message::Text(request.to_string().into())
 }
 
-/// Many sessions come and go, each starting its engine: none of the engine processes is
-/// left, running or unreaped, once their pages are gone.
+/// Many pages come and go, each starting its engine: none of the engine processes is left,
+/// running or unreaped, once their boards are gone (given to new pages when the server is
+/// full, or after waiting for their page).
 #[tokio::test(flavor = "multi_thread")]
 async fn no_engine_outlives_its_session() {
     let marker = format!("gogo-gui-reap-{}", std::process::id());
-    let (address, token) = serve(marked_engine(&marker), Limits::default()).await;
+    let limits = Limits {
+        idle_timeout: Duration::from_secs(1),
+        ..Limits::default()
+    };
+    let (address, token) = serve(marked_engine(&marker), limits).await;
     for round in 0..12 {
         let mut socket = connect(address, &token).await;
         assert!(next(&mut socket, "state").await.is_some());

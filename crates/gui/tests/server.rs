@@ -235,7 +235,13 @@ async fn engines_that_misbehave_by_volume_lose_in_time() {
             args: vec![format!("{word} {marker}")],
             ..EngineSpec::new(script_engine().display().to_string())
         };
-        let mut s = connect(engine).await;
+        // A board waits a second for its page once it has gone, then ends with its engine.
+        let limits = gogo_gui::Limits {
+            idle_timeout: Duration::from_secs(1),
+            ..Default::default()
+        };
+        let (address, token) = common::serve(engine, limits).await;
+        let mut s = common::page(address, &token).await;
         next(&mut s, "state", |_| true).await;
         request(&mut s, new_game("standard", "human", "engine")).await;
         next(&mut s, "state", |v| moves(v) == 0).await;

@@ -48,7 +48,7 @@ impl fmt::Debug for Secret {
 }
 
 /// The SHA-256 of a [`Secret`], as the store keeps it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SecretHash(pub [u8; 32]);
 
 /// Lowercase hex.

@@ -1,5 +1,7 @@
-// The connection and the kept game: the WebSocket, the updates it brings, the game kept in
-// this browser and played again on the server after a reload.
+// The connection and the kept game: the WebSocket, the updates it brings, and the board's
+// key (kept for this tab) that brings a reloaded or reconnected page back to its game as the
+// server kept it. The game kept in this browser is played again only on a new board (the
+// server restarted, or the tab is new).
 import { render } from "../app.js";
 import { $, STORE, gogo } from "./state.js";
 import { renderBoard } from "./board.js";
@@ -15,7 +17,8 @@ import { onExplorer } from "./explorer.js";
 export function connect() {
   // The token in the page's address, which the server printed, opens the game too.
   const token = new URLSearchParams(location.search).get("token") || "";
-  const socket = new WebSocket(`ws://${location.host}/ws?token=${encodeURIComponent(token)}`);
+  const board = sessionStorage.getItem(STORE.board) || "";
+  const socket = new WebSocket(`ws://${location.host}/ws?token=${encodeURIComponent(token)}&board=${encodeURIComponent(board)}`);
   gogo.socket = socket;
   gogo.restored = false;
   gogo.explorerAsked = null;
@@ -29,6 +32,7 @@ export function connect() {
     const update = JSON.parse(event.data);
     gogo.messages += 1;
     switch (update.type) {
+      case "board": onBoard(update); break;
       case "state": onState(update); break;
       case "analysis": gogo.analysis = update.lines; renderAnalysis(); renderBoard(); break;
       case "mate": $("mate-result").textContent = `Mate search: ${update.text} ${notation() === "western" ? update.western : notation() === "usi" ? "" : update.japanese}`; break;
@@ -40,6 +44,13 @@ export function connect() {
       case "error": showMessage(update.message); break;
     }
   };
+}
+
+// The server's board for this page: its key is kept for the tab; the board the page had
+// comes back as it was, so nothing is played again.
+function onBoard(update) {
+  sessionStorage.setItem(STORE.board, update.key);
+  gogo.resumed = update.resumed;
 }
 
 export function send(request) {
@@ -60,8 +71,12 @@ export function keepGame(state) {
 // the rules did not end it (a resignation, a flag fall): a finished game comes back finished.
 export function restoreGame(state) {
   gogo.restored = true;
+  // The board this page had, as the server kept it: nothing to play again.
+  const resumed = gogo.resumed;
+  gogo.resumed = false;
   // In Puzzles mode the open puzzle comes back instead.
   if (restorePuzzle()) return true;
+  if (resumed) return false;
   let kept = null;
   try { kept = JSON.parse(localStorage.getItem(STORE.game) || "null"); } catch (e) { kept = null; }
   if (!kept || !kept.request || !Array.isArray(kept.moves)) return false;

@@ -33,7 +33,7 @@ export const WELCOME_PIECES = [
 ];
 export const CELL = 100, X0 = 10, Y0 = 25;
 export const SVG_NS = "http://www.w3.org/2000/svg";
-export const STORE = { welcomed: "gogo.welcomed", level: "gogo.level", pieces: "gogo.pieces", notation: "gogo.notation", sound: "gogo.sound", alternate: "gogo.alternate", pause: "gogo.pause", game: "gogo.game", puzzleRating: "gogo.puzzle.rating", puzzleProgress: "gogo.puzzle.progress", mode: "gogo.mode" };
+export const STORE = { welcomed: "gogo.welcomed", level: "gogo.level", pieces: "gogo.pieces", notation: "gogo.notation", sound: "gogo.sound", alternate: "gogo.alternate", pause: "gogo.pause", game: "gogo.game", board: "gogo.board", puzzleRating: "gogo.puzzle.rating", puzzleProgress: "gogo.puzzle.progress", mode: "gogo.mode" };
 
 export const gogo = {
   state: null,          // the last GameView from the server
@@ -52,6 +52,7 @@ export const gogo = {
   messages: 0,          // updates received (tests wait on it)
   exportWanted: null,
   lastRequest: null,    // the new_game request of the game being played, to keep it
+  resumed: false,       // whether the server kept this page's board (a reload came back to it)
   restored: false,      // whether the kept game was sent after this connection opened
   puzzleMode: false,    // the board is in Puzzles mode
   puzzle: null,         // the last puzzle update from the server

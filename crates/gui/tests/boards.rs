@@ -1,0 +1,177 @@
+//! A board outlives its page (issue 55, item 1): a reload or a dropped connection comes back
+//! to the same game, clock and all, by the board's key; a page with no key, a wrong one or
+//! one the server no longer has gets a new board; a board whose page does not come back
+//! ends and gives its place to a new page.
+
+use futures_util::{SinkExt, StreamExt};
+mod common;
+
+use common::{marked_engine, processes_with, Page};
+use gogo_gui::Limits;
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::Message;
+
+async fn open(address: SocketAddr, token: &str, board: &str) -> Page {
+    tokio_tungstenite::connect_async(format!("ws://{address}/ws?token={token}&board={board}"))
+        .await
+        .unwrap()
+        .0
+}
+
+async fn request(page: &mut Page, value: Value) {
+    page.send(Message::Text(value.to_string().into()))
+        .await
+        .unwrap();
+}
+
+/// The next update of `kind` satisfying `accept`, within ten seconds; `None` if the socket
+/// closed first.
+async fn next(page: &mut Page, kind: &str, accept: impl Fn(&Value) -> bool) -> Option<Value> {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let message = tokio::time::timeout_at(deadline, page.next())
+            .await
+            .unwrap_or_else(|_| panic!("no {kind} update in time"));
+        match message {
+            Some(Ok(Message::Text(text))) => {
+                let v: Value = serde_json::from_str(&text).unwrap();
+                if v["type"] == kind && accept(&v) {
+                    return Some(v);
+                }
+            }
+            Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return None,
+            Some(Ok(_)) => {}
+        }
+    }
+}
+
+fn plies(state: &Value) -> usize {
+    state["moves"].as_array().unwrap().len()
+}
+
+const OPENING: [&str; 6] = ["2e3d", "4a3b", "3d2c", "3b2c", "1e2e", "2c3d"];
+
+/// The issue's case: Fischer 300 + 0, six plies, a reload. The clocks used to come back
+/// full; now the page comes back to the same board with the time as it was.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_reload_comes_back_to_the_same_game_and_clocks() {
+    let (address, token) =
+        common::serve(marked_engine("gogo-gui-boards-reload"), Limits::default()).await;
+    let mut page = open(address, &token, "").await;
+    let board = next(&mut page, "board", |_| true).await.unwrap();
+    assert_eq!(board["resumed"], false);
+    let key = board["key"].as_str().unwrap().to_string();
+    assert_eq!(key.len(), 32);
+    request(
+        &mut page,
+        json!({"type": "new_game", "start": "standard", "rules": "standard", "sente": "human",
+               "gote": "human", "clock": {"kind": "fischer", "main_ms": 300000, "increment_ms": 0}}),
+    )
+    .await;
+    next(&mut page, "state", |s| plies(s) == 0).await.unwrap();
+    let mut last = Value::Null;
+    for (ply, usi) in OPENING.iter().enumerate() {
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        request(&mut page, json!({"type": "move", "usi": usi})).await;
+        last = next(&mut page, "state", |s| plies(s) == ply + 1)
+            .await
+            .unwrap();
+    }
+    drop(page);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut again = open(address, &token, &key).await;
+    let board = next(&mut again, "board", |_| true).await.unwrap();
+    assert_eq!(board["resumed"], true);
+    let state = next(&mut again, "state", |_| true).await.unwrap();
+    assert_eq!(plies(&state), 6, "{state}");
+    let clock = &state["clock"]["main_ms"];
+    // Gote's second and third moves took 150 ms or more each: its clock is as it was
+    // before the reload, not refilled.
+    assert_eq!(clock[1], last["clock"]["main_ms"][1], "{clock}");
+    assert!(clock[1].as_u64().unwrap() <= 299_700, "{clock}");
+    // Sente's runs still, through the reload: less than before it.
+    assert_eq!(state["clock"]["running"], 0);
+    assert!(
+        clock[0].as_u64().unwrap() + 300 <= last["clock"]["main_ms"][0].as_u64().unwrap(),
+        "{clock}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_wrong_or_unknown_key_gets_a_new_board_and_a_second_page_takes_the_board() {
+    let (address, token) =
+        common::serve(marked_engine("gogo-gui-boards-keys"), Limits::default()).await;
+    for key in ["nonsense", &"0".repeat(32), "%27%3B--"] {
+        let mut page = open(address, &token, key).await;
+        let board = next(&mut page, "board", |_| true).await.unwrap();
+        assert_eq!(board["resumed"], false, "{key}");
+        assert_ne!(board["key"], key);
+    }
+    let mut first = open(address, &token, "").await;
+    let key = next(&mut first, "board", |_| true).await.unwrap()["key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    next(&mut first, "state", |_| true).await.unwrap();
+    // The same board opened again (a duplicated tab): the new page has it, the first is
+    // let go.
+    let mut second = open(address, &token, &key).await;
+    assert_eq!(
+        next(&mut second, "board", |_| true).await.unwrap()["resumed"],
+        true
+    );
+    next(&mut second, "state", |_| true).await.unwrap();
+    assert!(
+        next(&mut first, "state", |_| true).await.is_none(),
+        "the first page was let go"
+    );
+    request(&mut second, json!({"type": "move", "usi": "2e3d"})).await;
+    next(&mut second, "state", |s| plies(s) == 1).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_board_without_its_page_ends_or_gives_its_place() {
+    let marker = format!("gogo-gui-boards-wait-{}", std::process::id());
+    let limits = Limits {
+        max_sessions: 1,
+        idle_timeout: Duration::from_secs(2),
+        ..Limits::default()
+    };
+    let (address, token) = common::serve(marked_engine(&marker), limits).await;
+    // A page leaves; a new page (another tab, no key) takes the only place at once.
+    let mut first = open(address, &token, "").await;
+    let key = next(&mut first, "board", |_| true).await.unwrap()["key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    next(&mut first, "state", |_| true).await.unwrap();
+    drop(first);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut other = open(address, &token, "").await;
+    assert_eq!(
+        next(&mut other, "board", |_| true).await.unwrap()["resumed"],
+        false
+    );
+    next(&mut other, "state", |_| true).await.unwrap();
+    // The first board is gone: its key gets a board no more; the only place is taken by a
+    // page that is here, so the server is full.
+    let mut late = open(address, &token, &key).await;
+    let refused = next(&mut late, "error", |_| true).await.unwrap();
+    assert!(
+        refused["message"].as_str().unwrap().contains("full"),
+        "{refused}"
+    );
+    // A board whose page does not come back ends with its engine after the wait.
+    drop(other);
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while processes_with(&marker) > 0 && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        processes_with(&marker),
+        0,
+        "the engine outlived its board's wait"
+    );
+}
