@@ -901,8 +901,8 @@ fn a_review_marks_the_blunder_of_a_loaded_kif() {
     }
 }
 
-/// A reload keeps the game: the moves are played again on the server, the same position
-/// shows and the same person is to move.
+/// A reload keeps the game: the page comes back to its board, the same position shows and
+/// the same person is to move.
 #[test]
 #[cfg_attr(
     not(has_browser),
@@ -925,9 +925,60 @@ fn a_reload_restores_the_game() {
     assert!(after["legal"].as_array().unwrap().len() > 1);
 }
 
-/// A resignation survives two reloads: the page keeps how the game ended and the server
-/// ends the replayed game so again; the players stay as they were and the game never comes
-/// back live (hardening of the board, issue 35 item 1).
+/// Issue 55's case in a real browser: Fischer 300 + 0, six plies, a reload. The clocks
+/// came back full, since the page played its kept game again on a new session; now the tab
+/// comes back to its board, with the clocks as they ran.
+#[test]
+#[cfg_attr(
+    not(has_browser),
+    ignore = "no /usr/bin/chromium and /usr/bin/chromedriver (scripts/gui-e2e.sh installs them)"
+)]
+fn a_reload_in_a_timed_game_keeps_the_clocks() {
+    let Some((_one, browser, url)) = open_board() else {
+        return;
+    };
+    let request = r#"{type: "new_game", start: "standard", rules: "standard", sente: "human", gote: "human", clock: {kind: "fischer", main_ms: 300000, increment_ms: 0}, level: 0, max_plies: 0, moves: []}"#;
+    browser.script(&format!("window.gogo.lastRequest = {request};"));
+    page_send(&browser, request);
+    browser.wait(
+        "const s = window.gogo.state; return s.players[1] === 'human' && s.clock && s.moves.length === 0;",
+        "the timed game",
+    );
+    for (ply, usi) in ["2e3d", "4a3b", "3d2c", "3b2c", "1e2e", "2c3d"]
+        .iter()
+        .enumerate()
+    {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        page_send(&browser, &format!(r#"{{type: "move", usi: "{usi}"}}"#));
+        browser.wait(
+            &format!("return window.gogo.state.moves.length === {};", ply + 1),
+            "the move",
+        );
+    }
+    let before = check_page(&browser);
+    let key = browser.script("return sessionStorage.getItem('gogo.board');");
+    browser.open(&url);
+    browser.wait(
+        "return !!(window.gogo && window.gogo.state) && window.gogo.state.moves.length === 6;",
+        "the game after the reload",
+    );
+    let after = check_page(&browser);
+    assert_eq!(
+        browser.script("return sessionStorage.getItem('gogo.board');"),
+        key,
+        "the same board"
+    );
+    assert_eq!(after["positions"], before["positions"]);
+    let clock = |state: &Value, side: usize| state["clock"]["main_ms"][side].as_u64().unwrap();
+    // Gote's clock stands as it was; Sente's ran on through the reload. Neither is full.
+    assert_eq!(clock(&after, 1), clock(&before, 1));
+    assert!(clock(&after, 1) < 300_000 - 300, "{}", after["clock"]);
+    assert!(clock(&after, 0) < clock(&before, 0), "{}", after["clock"]);
+}
+
+/// A resignation survives two reloads: the page comes back to its board, where the game
+/// ended; the players stay as they were and the game never comes back live (hardening of
+/// the board, issue 35 item 1).
 #[test]
 #[cfg_attr(
     not(has_browser),
