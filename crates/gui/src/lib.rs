@@ -17,6 +17,7 @@ pub mod engine;
 pub mod fuzz_checks;
 pub mod lag;
 pub mod messages;
+pub mod online;
 pub mod referee;
 pub mod review;
 pub mod session;
@@ -106,6 +107,8 @@ pub struct Config {
     pub access: Access,
     /// How much a page may take.
     pub limits: Limits,
+    /// Online play (rooms between two people), when the server offers it.
+    pub online: Option<Arc<online::Online>>,
 }
 
 impl Config {
@@ -116,6 +119,7 @@ impl Config {
             engine,
             access: Access::for_address(bound),
             limits: Limits::default(),
+            online: None,
         }
     }
 }
@@ -159,6 +163,7 @@ impl Server {
 /// behind [`access::guard`].
 pub fn app(config: Config) -> Router {
     let access = Arc::new(config.access.clone());
+    let online = config.online.clone();
     let server = Arc::new(Server {
         config,
         sessions: AtomicUsize::new(0),
@@ -166,7 +171,7 @@ pub fn app(config: Config) -> Router {
         boards: Default::default(),
         pages: Default::default(),
     });
-    Router::new()
+    let board = Router::new()
         .route(
             "/",
             get(|| async { asset("text/html; charset=utf-8", INDEX) }),
@@ -183,7 +188,12 @@ pub fn app(config: Config) -> Router {
         )
         .route("/ws", get(websocket))
         .with_state(server)
-        .layer(axum::middleware::from_fn_with_state(access, access::guard))
+        .layer(axum::middleware::from_fn_with_state(access, access::guard));
+    // Online play answers other devices: its seats and keys are its guard, not the token.
+    match online {
+        Some(online) => board.merge(online::routes(online)),
+        None => board,
+    }
 }
 
 /// One of the page's modules, or 404.

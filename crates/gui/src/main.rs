@@ -38,6 +38,14 @@ struct Cli {
     /// a board waits for its page to come back before its game ends.
     #[arg(long, default_value_t = Limits::default().idle_timeout.as_secs())]
     idle_timeout: u64,
+    /// Serve online play too: rooms where two people play each other from their own
+    /// devices, kept in the database (`--db`).
+    #[arg(long)]
+    online: bool,
+    /// The database of online games and players (SQLite; created on first start, readable by
+    /// its owner only).
+    #[arg(long, default_value = "gogo-online.db")]
+    db: PathBuf,
 }
 
 /// gogo beside this program (`target/release/gogo` next to `target/release/gogo-gui`).
@@ -45,6 +53,22 @@ fn default_engine() -> Option<PathBuf> {
     let exe = std::env::current_exe().ok()?;
     let beside = exe.with_file_name(format!("gogo{}", std::env::consts::EXE_SUFFIX));
     beside.exists().then_some(beside)
+}
+
+/// Online play on the database at `db`, with every game it had not seen end taken up again.
+async fn start_online(
+    db: &std::path::Path,
+    idle: Duration,
+) -> Result<std::sync::Arc<gogo_gui::online::Online>, String> {
+    use gogo_gui::online::{rooms::Rooms, writer::StoreHandle, Online};
+    let store = StoreHandle::open(Some(db)).map_err(|e| e.to_string())?;
+    let rooms = Rooms::new(store);
+    let restored = rooms.restore().await?;
+    eprintln!(
+        "gogo-gui: online play on {} ({restored} live games taken up again)",
+        db.display()
+    );
+    Ok(Online::new(rooms, idle))
 }
 
 fn main() -> ExitCode {
@@ -87,12 +111,24 @@ fn main() -> ExitCode {
                  reach the port and has the address below, with its token, can run the engine"
             );
         }
+        let idle_timeout = Duration::from_secs(cli.idle_timeout.max(1));
+        let online = match cli.online {
+            false => None,
+            true => match start_online(&cli.db, idle_timeout).await {
+                Ok(online) => Some(online),
+                Err(e) => {
+                    eprintln!("gogo-gui: {e}");
+                    return ExitCode::FAILURE;
+                }
+            },
+        };
         let config = Config {
             limits: Limits {
                 max_sessions: cli.max_sessions.max(1),
-                idle_timeout: Duration::from_secs(cli.idle_timeout.max(1)),
+                idle_timeout,
                 ..Limits::default()
             },
+            online,
             ..Config::new(spec, bound)
         };
         println!(

@@ -13,6 +13,15 @@ pub const START: Rating = Rating {
     deviation: 350.0,
     volatility: 0.09,
 };
+/// Where a new player's game rating starts: lishogi's start (1500, deviation 350,
+/// volatility 0.06).
+pub const GAME_START: Rating = Rating {
+    rating: 1500.0,
+    deviation: 350.0,
+    volatility: 0.06,
+};
+/// A rating whose deviation is above this is provisional (shown with a `?`, as lichess).
+pub const PROVISIONAL_DEVIATION: f64 = 110.0;
 /// The deviation a puzzle's rating is taken to have when a player meets it (the shipped
 /// ratings come from the engine's levels, not from players).
 pub const PUZZLE_DEVIATION: f64 = 90.0;
@@ -50,6 +59,19 @@ impl Rating {
         let mut next = self.after(&[(puzzle, if solved { 1.0 } else { 0.0 })], TAU);
         next.deviation = next.deviation.clamp(DEVIATION_BOUNDS.0, DEVIATION_BOUNDS.1);
         next
+    }
+
+    /// The rating after one game against `opponent` (`score`: 1 a win, 0.5 a draw, 0 a
+    /// loss), the game its own rating period, as on lichess.
+    pub fn after_game(self, opponent: Rating, score: f64) -> Rating {
+        let mut next = self.after(&[(opponent, score)], TAU);
+        next.deviation = next.deviation.clamp(DEVIATION_BOUNDS.0, DEVIATION_BOUNDS.1);
+        next
+    }
+
+    /// Whether the rating is still provisional (too unsure to compare).
+    pub fn is_provisional(&self) -> bool {
+        self.deviation > PROVISIONAL_DEVIATION
     }
 
     /// The rating after one rating period with `results` (opponent, score 1, 0.5 or 0),
@@ -135,6 +157,27 @@ mod tests {
             deviation,
             volatility: 0.06,
         }
+    }
+
+    #[test]
+    fn a_game_moves_both_new_players_and_a_draw_counts_half() {
+        let (a, b) = (GAME_START, GAME_START);
+        let (won, lost) = (a.after_game(b, 1.0), b.after_game(a, 0.0));
+        assert!(
+            won.rating > 1600.0 && lost.rating < 1400.0,
+            "{won:?} {lost:?}"
+        );
+        assert!((won.rating - 1500.0 + lost.rating - 1500.0).abs() < 0.01);
+        assert!(won.deviation < 350.0 && won.is_provisional());
+        let drawn = a.after_game(b, 0.5);
+        assert!((drawn.rating - 1500.0).abs() < 0.01, "{drawn:?}");
+        // Against a stronger player a draw gains.
+        let stronger = Rating {
+            rating: 1800.0,
+            ..GAME_START
+        };
+        assert!(a.after_game(stronger, 0.5).rating > 1500.0);
+        assert!(!rating(1500.0, 60.0).is_provisional());
     }
 
     /// Glickman's worked example: 1500 (RD 200, volatility 0.06, tau 0.5) beats 1400 (RD 30),

@@ -1,0 +1,455 @@
+//! Online play: two people, each on their own device, in a room on this server. The server
+//! is the authority of every game (the referee judges each request, the store keeps each
+//! change before anyone is told), a seat is a secret held by one person, and anyone with a
+//! game's id watches.
+//!
+//! HTTP, in the shape of lishogi's API (a player's key is the bearer token):
+//! `POST /api/token` (`{"name"}`: a new player and their key), `GET /api/account`,
+//! `GET /api/games/user/{id}`; `POST /online/rooms` (the settings: a room and the host's
+//! seat), `POST /online/rooms/{id}/join` (the open seat), `GET /online/lobby`, and the
+//! room's WebSocket, `GET /online/ws?game=ID[&seat=SECRET][&epoch=E&after=N]`.
+
+pub mod protocol;
+pub mod room;
+pub mod rooms;
+pub mod writer;
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use gogo_puzzle::glicko::GAME_START;
+use gogo_store::{public_id, PlayerRecord, Secret, StoredRating};
+use protocol::{RoomRequest, RoomSettings, RoomUpdate};
+use room::RoomInput;
+use rooms::Rooms;
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, oneshot};
+
+/// The largest request body or message a page may send online.
+pub const MAX_BODY_BYTES: usize = 16 * 1024;
+/// The longest display name, in characters.
+pub const MAX_NAME_CHARS: usize = 30;
+/// Messages a player's connection may send in [`MESSAGE_WINDOW`] (lila-ws: 100 in 20 s).
+pub const PLAYER_MESSAGES: u32 = 100;
+/// Messages a spectator's connection may send in [`MESSAGE_WINDOW`] (lila-ws: 50).
+pub const SPECTATOR_MESSAGES: u32 = 50;
+/// The window of the message limits.
+pub const MESSAGE_WINDOW: Duration = Duration::from_secs(20);
+
+/// What online play needs.
+pub struct Online {
+    /// The live rooms.
+    pub rooms: Arc<Rooms>,
+    /// Numbers the room sockets.
+    conns: AtomicU64,
+    /// A page that sends nothing for this long is let go.
+    idle: Duration,
+}
+
+impl std::fmt::Debug for Online {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Online({} rooms)", self.rooms.len())
+    }
+}
+
+impl Online {
+    /// Online play on `rooms`; a silent page is let go after `idle`.
+    pub fn new(rooms: Arc<Rooms>, idle: Duration) -> Arc<Online> {
+        Arc::new(Online {
+            rooms,
+            conns: AtomicU64::new(0),
+            idle,
+        })
+    }
+}
+
+/// The online routes.
+pub fn routes(online: Arc<Online>) -> Router {
+    Router::new()
+        .route("/api/token", post(new_player))
+        .route("/api/account", get(account))
+        .route("/api/games/user/{id}", get(games_of))
+        .route("/online/rooms", post(create_room))
+        .route("/online/rooms/{id}/join", post(join_room))
+        .route("/online/lobby", get(lobby))
+        .route("/online/ws", get(room_socket))
+        .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .with_state(online)
+}
+
+/// An error as an HTTP answer: its status and `{"error": words}`.
+fn error(status: StatusCode, message: impl Into<String>) -> Response {
+    #[derive(Serialize)]
+    struct Error {
+        error: String,
+    }
+    (
+        status,
+        Json(Error {
+            error: message.into(),
+        }),
+    )
+        .into_response()
+}
+
+/// A display name as typed, trimmed: 1 to [`MAX_NAME_CHARS`] characters, none a control
+/// character. Shown as text everywhere, so any other character is allowed.
+pub fn check_name(name: &str) -> Result<String, String> {
+    let name = name.trim();
+    let chars = name.chars().count();
+    if chars == 0 || chars > MAX_NAME_CHARS {
+        return Err(format!("a name has 1 to {MAX_NAME_CHARS} characters"));
+    }
+    if name.chars().any(char::is_control) {
+        return Err("a name has no control characters".into());
+    }
+    Ok(name.to_string())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewPlayer {
+    name: String,
+}
+
+/// `POST /api/token`: a new player; their key is shown this once.
+async fn new_player(State(online): State<Arc<Online>>, body: Option<Json<NewPlayer>>) -> Response {
+    let Some(Json(body)) = body else {
+        return error(StatusCode::BAD_REQUEST, "send {\"name\": \"...\"} as JSON");
+    };
+    let name = match check_name(&body.name) {
+        Ok(n) => n,
+        Err(e) => return error(StatusCode::BAD_REQUEST, e),
+    };
+    let key = Secret::generate();
+    let player = PlayerRecord {
+        id: public_id(10),
+        name,
+        rating: StoredRating {
+            rating: GAME_START.rating,
+            deviation: GAME_START.deviation,
+            volatility: GAME_START.volatility,
+        },
+        games: 0,
+    };
+    let (hash, record) = (key.hash(), player.clone());
+    let created = online
+        .rooms
+        .store()
+        .run(move |store| {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as u64);
+            store.create_player(&record, hash, now)
+        })
+        .await;
+    match created {
+        Ok(Ok(())) => Json(serde_json::json!({
+            "token": key.expose(), "id": player.id, "name": player.name,
+        }))
+        .into_response(),
+        Ok(Err(e)) => {
+            log::error!("cannot keep a new player: {e}");
+            error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the server cannot keep players now",
+            )
+        }
+        Err(e) => error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+    }
+}
+
+/// The player whose key the request bears, or the answer to give.
+async fn bearer(online: &Online, headers: &HeaderMap) -> Result<PlayerRecord, Response> {
+    let key = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .and_then(|k| Secret::parse(k.trim()));
+    let Some(key) = key else {
+        return Err(error(
+            StatusCode::UNAUTHORIZED,
+            "a player's key is needed: Authorization: Bearer KEY (POST /api/token makes one)",
+        ));
+    };
+    let hash = key.hash();
+    match online
+        .rooms
+        .store()
+        .run(move |s| s.player_by_key(hash))
+        .await
+    {
+        Ok(Ok(Some(player))) => Ok(player),
+        Ok(Ok(None)) => Err(error(StatusCode::UNAUTHORIZED, "no player has this key")),
+        Ok(Err(e)) => {
+            log::error!("cannot read a player: {e}");
+            Err(error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the server cannot read players now",
+            ))
+        }
+        Err(e) => Err(error(StatusCode::SERVICE_UNAVAILABLE, e.to_string())),
+    }
+}
+
+fn player_json(player: &PlayerRecord) -> serde_json::Value {
+    let r = player.rating;
+    serde_json::json!({
+        "id": player.id,
+        "name": player.name,
+        "rating": r.rating.round(),
+        "provisional": r.deviation > gogo_puzzle::glicko::PROVISIONAL_DEVIATION,
+        "games": player.games,
+    })
+}
+
+/// `GET /api/account`: the bearer's player.
+async fn account(State(online): State<Arc<Online>>, headers: HeaderMap) -> Response {
+    match bearer(&online, &headers).await {
+        Ok(player) => Json(player_json(&player)).into_response(),
+        Err(answer) => answer,
+    }
+}
+
+/// `GET /api/games/user/{id}`: a player's games, newest first.
+async fn games_of(State(online): State<Arc<Online>>, Path(id): Path<String>) -> Response {
+    if id.len() > 32 {
+        return error(StatusCode::NOT_FOUND, "no such player");
+    }
+    let listed = online
+        .rooms
+        .store()
+        .run(move |s| s.games_of(&id, 100))
+        .await;
+    match listed {
+        Ok(Ok(games)) => {
+            let games: Vec<serde_json::Value> = games
+                .iter()
+                .map(|g| {
+                    serde_json::json!({
+                        "id": g.id,
+                        "players": g.players,
+                        "names": g.names,
+                        "plies": g.plies,
+                        "created_ms": g.created_ms,
+                        "winner": g.result.as_ref().map(|r| r.winner.map(crate::messages::Side::from)),
+                        "reason": g.result.as_ref().map(|r| r.reason.clone()),
+                    })
+                })
+                .collect();
+            Json(games).into_response()
+        }
+        _ => error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the server cannot read games now",
+        ),
+    }
+}
+
+/// `POST /online/rooms`: a new room; the host's seat secret (for the host alone) and the
+/// game's id, which is also the invitation.
+async fn create_room(
+    State(online): State<Arc<Online>>,
+    headers: HeaderMap,
+    body: Option<Json<RoomSettings>>,
+) -> Response {
+    let player = match bearer(&online, &headers).await {
+        Ok(p) => p,
+        Err(answer) => return answer,
+    };
+    let Some(Json(settings)) = body else {
+        return error(StatusCode::BAD_REQUEST, "send the room's settings as JSON");
+    };
+    match online.rooms.create(player, settings).await {
+        Ok((id, seat, side)) => Json(serde_json::json!({
+            "id": id, "seat": seat.expose(), "side": crate::messages::Side::from(side),
+        }))
+        .into_response(),
+        Err(e) => error(StatusCode::BAD_REQUEST, e),
+    }
+}
+
+/// `POST /online/rooms/{id}/join`: the open seat of room `id`.
+async fn join_room(
+    State(online): State<Arc<Online>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Response {
+    let player = match bearer(&online, &headers).await {
+        Ok(p) => p,
+        Err(answer) => return answer,
+    };
+    match online.rooms.join(&id, player).await {
+        Ok((side, seat)) => Json(serde_json::json!({
+            "id": id, "seat": seat.expose(), "side": crate::messages::Side::from(side),
+        }))
+        .into_response(),
+        Err(e) => error(StatusCode::CONFLICT, e),
+    }
+}
+
+/// `GET /online/lobby`: the rooms waiting and how many games are being played.
+async fn lobby(State(online): State<Arc<Online>>) -> Response {
+    Json(online.rooms.lobby()).into_response()
+}
+
+#[derive(Deserialize)]
+struct RoomQuery {
+    game: String,
+    seat: Option<String>,
+    epoch: Option<u64>,
+    after: Option<u64>,
+}
+
+/// `GET /online/ws`: a page's socket to a room, as a seat's holder or a spectator.
+async fn room_socket(
+    upgrade: WebSocketUpgrade,
+    State(online): State<Arc<Online>>,
+    Query(query): Query<RoomQuery>,
+) -> Response {
+    let Some(inputs) = online.rooms.find(&query.game) else {
+        return error(StatusCode::NOT_FOUND, "no such live game");
+    };
+    let seat = match query.seat.as_deref().filter(|s| !s.is_empty()) {
+        None => None,
+        Some(text) => match Secret::parse(text) {
+            Some(secret) => Some(secret.hash()),
+            None => return error(StatusCode::FORBIDDEN, "that is not a seat of this game"),
+        },
+    };
+    let after = query.epoch.zip(query.after);
+    upgrade
+        .max_message_size(MAX_BODY_BYTES)
+        .max_frame_size(MAX_BODY_BYTES)
+        .on_upgrade(move |socket| async move {
+            let conn = online.conns.fetch_add(1, Ordering::SeqCst);
+            room_pump(socket, &online, inputs, conn, seat, after).await;
+        })
+}
+
+/// Sends one update within five seconds; false if the page is gone or too slow.
+async fn send(socket: &mut WebSocket, update: &RoomUpdate) -> bool {
+    let Ok(text) = serde_json::to_string(update) else {
+        return true;
+    };
+    matches!(
+        tokio::time::timeout(
+            Duration::from_secs(5),
+            socket.send(Message::Text(text.into()))
+        )
+        .await,
+        Ok(Ok(()))
+    )
+}
+
+/// A page's socket, pumped to and from its room: requests in (parsed, limited in number),
+/// updates out, pings to measure the lag and find silent pages.
+async fn room_pump(
+    mut socket: WebSocket,
+    online: &Online,
+    inputs: mpsc::Sender<RoomInput>,
+    conn: u64,
+    seat: Option<gogo_store::SecretHash>,
+    after: Option<(u64, u64)>,
+) {
+    let (updates_tx, mut updates) = mpsc::channel(room::PAGE_UPDATES);
+    let (reply, answer) = oneshot::channel();
+    let attach = RoomInput::Attach {
+        conn,
+        seat,
+        after,
+        updates: updates_tx,
+        reply,
+    };
+    if inputs.send(attach).await.is_err() {
+        return;
+    }
+    match answer.await {
+        Ok(Ok(())) => {}
+        Ok(Err(message)) => {
+            let _ = send(&mut socket, &RoomUpdate::Refused { message }).await;
+            let _ = socket.send(Message::Close(None)).await;
+            return;
+        }
+        Err(_) => return,
+    }
+    let budget = if seat.is_some() {
+        PLAYER_MESSAGES
+    } else {
+        SPECTATOR_MESSAGES
+    };
+    let (mut window, mut used) = (Instant::now(), 0u32);
+    let mut lag = Duration::ZERO;
+    let mut pinged: Option<Instant> = None;
+    let mut pings = tokio::time::interval(Duration::from_secs(2).min(online.idle / 4));
+    let mut last_heard = Instant::now();
+    loop {
+        tokio::select! {
+            message = socket.recv() => {
+                last_heard = Instant::now();
+                let text = match message {
+                    Some(Ok(Message::Text(text))) => text,
+                    Some(Ok(Message::Pong(_))) => {
+                        if let Some(at) = pinged.take() {
+                            lag = at.elapsed() / 2;
+                        }
+                        continue;
+                    }
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                    Some(Ok(_)) => continue,
+                };
+                if window.elapsed() > MESSAGE_WINDOW {
+                    (window, used) = (Instant::now(), 0);
+                }
+                used += 1;
+                if used > budget {
+                    if used == budget + 1 {
+                        let message = "too many messages: wait a little".to_string();
+                        if !send(&mut socket, &RoomUpdate::Refused { message }).await {
+                            break;
+                        }
+                    }
+                    continue;
+                }
+                let request = match serde_json::from_str::<RoomRequest>(&text) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        let message = crate::messages::brief(&format!("bad request: {e}"));
+                        if !send(&mut socket, &RoomUpdate::Refused { message }).await {
+                            break;
+                        }
+                        continue;
+                    }
+                };
+                if inputs.send(RoomInput::Request { conn, request, lag }).await.is_err() {
+                    break;
+                }
+            },
+            update = updates.recv() => match update {
+                Some(update) => {
+                    if !send(&mut socket, &update).await {
+                        break;
+                    }
+                }
+                None => break,
+            },
+            _ = pings.tick() => {
+                if last_heard.elapsed() > online.idle {
+                    break;
+                }
+                pinged = Some(Instant::now());
+                let ping = socket.send(Message::Ping(Vec::new().into()));
+                if !matches!(tokio::time::timeout(Duration::from_secs(5), ping).await, Ok(Ok(()))) {
+                    break;
+                }
+            }
+        }
+    }
+    let _ = inputs.try_send(RoomInput::Detach { conn });
+}

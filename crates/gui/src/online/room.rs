@@ -1,0 +1,586 @@
+//! One online room, owned by one task (as lila's round actor owns a game): its seats, its
+//! referee, the pages attached to it. Every request comes in tagged with the page it came
+//! from; a change is worked out on a copy of the referee, stored, and only then made real
+//! and told to anyone, so that nothing acknowledged is ever missing from the database.
+
+use super::protocol::*;
+use super::writer::StoreHandle;
+use crate::messages::Side;
+use crate::referee::{Event, EventKind, Referee, Setup};
+use gogo_protocol::Ending;
+use gogo_puzzle::glicko::Rating;
+use gogo_rules::{Color, Game, RuleSet};
+use gogo_store::{
+    GameResult, PlayerRecord, SeatRecord, SecretHash, StoreError, StoredMove, StoredRating,
+};
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, oneshot};
+
+/// A game whose first moves do not come in this long ends unplayed (lichess: about 30 s).
+pub const FIRST_MOVE_LIMIT: Duration = Duration::from_secs(30);
+/// Updates waiting for one page; a page further behind is let go (it comes back and gets
+/// the whole room).
+pub const PAGE_UPDATES: usize = 256;
+
+/// A player in a seat.
+#[derive(Clone, Debug)]
+pub struct Seated {
+    /// The player.
+    pub player: PlayerRecord,
+    /// The hash of the seat's secret.
+    pub seat: SecretHash,
+}
+
+/// What the room's pages and the server ask of it.
+pub enum RoomInput {
+    /// A page attaches: a seat's holder (with the hash of the secret it showed) or a
+    /// spectator (`None`); `after` is the last event it saw. The answer says whether it
+    /// was let in.
+    Attach {
+        /// The page's connection.
+        conn: u64,
+        /// The hash of the seat secret the page showed.
+        seat: Option<SecretHash>,
+        /// The epoch and number of the last event the page saw.
+        after: Option<(u64, u64)>,
+        /// Where its updates go.
+        updates: mpsc::Sender<RoomUpdate>,
+        /// Whether it was let in (an error in words if not).
+        reply: oneshot::Sender<Result<(), String>>,
+    },
+    /// A page went away.
+    Detach {
+        /// The page's connection.
+        conn: u64,
+    },
+    /// A page's request, with its connection's lag.
+    Request {
+        /// The page's connection.
+        conn: u64,
+        /// The request.
+        request: RoomRequest,
+        /// Half the connection's last round trip.
+        lag: Duration,
+    },
+    /// A player takes the open seat; the answer is the side they got.
+    Join {
+        /// The player.
+        player: PlayerRecord,
+        /// The hash of the seat's secret, made by the caller (who gives the secret to the
+        /// player and to no one else).
+        seat: SecretHash,
+        /// The side, or why not.
+        reply: oneshot::Sender<Result<Color, String>>,
+    },
+}
+
+/// What the registry knows of a room, for the lobby.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Listing {
+    /// The host's name.
+    pub host: String,
+    /// The host's rating.
+    pub rating: u32,
+    /// The settings.
+    pub settings: RoomSettings,
+    /// Whether both seats are taken.
+    pub playing: bool,
+}
+
+struct Conn {
+    side: Option<Color>,
+    updates: mpsc::Sender<RoomUpdate>,
+}
+
+/// A room's state, owned by its task.
+pub struct Room {
+    id: String,
+    settings: RoomSettings,
+    rules: RuleSet,
+    seats: [Option<Seated>; 2],
+    referee: Option<Referee>,
+    epoch: u64,
+    conns: HashMap<u64, Conn>,
+    store: StoreHandle,
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+fn rating_of(player: &PlayerRecord) -> Rating {
+    let r = player.rating;
+    Rating {
+        rating: r.rating,
+        deviation: r.deviation,
+        volatility: r.volatility,
+    }
+}
+
+fn stored(r: Rating) -> StoredRating {
+    StoredRating {
+        rating: r.rating,
+        deviation: r.deviation,
+        volatility: r.volatility,
+    }
+}
+
+impl Room {
+    /// A room with its seats; its game starts once both are taken (`game`: the moves so
+    /// far and both clocks after each, for a room taken up again after a restart).
+    pub fn new(
+        id: String,
+        settings: RoomSettings,
+        seats: [Option<Seated>; 2],
+        game: Option<(Game, Vec<[Duration; 2]>)>,
+        store: StoreHandle,
+        epoch: u64,
+    ) -> Result<Room, String> {
+        let rules = settings.checked_rules()?;
+        let mut room = Room {
+            id,
+            settings,
+            rules,
+            seats,
+            referee: None,
+            epoch,
+            conns: HashMap::new(),
+            store,
+        };
+        if room.seats.iter().all(Option::is_some) {
+            let (game, clocks) = game.unwrap_or_else(|| (room.new_game(), Vec::new()));
+            room.start(game, Some(clocks).filter(|c| !c.is_empty()));
+        }
+        Ok(room)
+    }
+
+    fn new_game(&self) -> Game {
+        Game::from_position(self.rules, self.rules.start_position())
+    }
+
+    fn start(&mut self, game: Game, clocks: Option<Vec<[Duration; 2]>>) {
+        let setup = Setup {
+            clock: self.settings.clock.control(),
+            first_move_limit: Some(FIRST_MOVE_LIMIT),
+        };
+        self.referee = Some(Referee::new(
+            game,
+            &setup,
+            clocks,
+            self.epoch,
+            Instant::now(),
+        ));
+    }
+
+    /// What the lobby shows of this room.
+    pub fn listing(&self) -> Listing {
+        let host = self.seats.iter().flatten().next();
+        Listing {
+            host: host.map_or_else(String::new, |s| s.player.name.clone()),
+            rating: host.map_or(0, |s| s.player.rating.rating.round() as u32),
+            settings: self.settings.clone(),
+            playing: self.referee.is_some(),
+        }
+    }
+
+    /// Whether the room is done with: its game over, or cancelled.
+    pub fn is_over(&self) -> bool {
+        self.referee.as_ref().is_some_and(|r| r.ending().is_some())
+    }
+
+    fn present(&self, side: Color) -> bool {
+        self.conns.values().any(|c| c.side == Some(side))
+    }
+
+    /// The room as `side`'s page (or a spectator's) sees it.
+    pub fn view(&self, you: Option<Color>) -> RoomView {
+        let seats = [Color::Sente, Color::Gote].map(|side| {
+            self.seats[side.index()].as_ref().map(|s| {
+                let r = rating_of(&s.player);
+                SeatView {
+                    id: s.player.id.clone(),
+                    name: s.player.name.clone(),
+                    rating: r.rating.round() as u32,
+                    provisional: r.is_provisional(),
+                    present: self.present(side),
+                }
+            })
+        });
+        let start = self.rules.start_position();
+        let (epoch, event) = self
+            .referee
+            .as_ref()
+            .map_or((self.epoch, 0), Referee::last_event);
+        let now = Instant::now();
+        let base = RoomView {
+            id: self.id.clone(),
+            epoch,
+            event,
+            you: you.map(Side::from),
+            status: "waiting",
+            seats,
+            settings: self.settings.clone(),
+            start: start.to_sfen(),
+            moves: Vec::new(),
+            sfen: start.to_sfen(),
+            clocks_ms: [0; 2],
+            running: None,
+            draw_offer: None,
+            takeback_offer: None,
+            result: None,
+            reason: None,
+        };
+        let Some(referee) = &self.referee else {
+            return base;
+        };
+        let game = referee.game();
+        let ending = referee.ending();
+        RoomView {
+            status: if ending.is_some() { "over" } else { "playing" },
+            moves: game.moves().iter().map(ToString::to_string).collect(),
+            sfen: game.position().to_sfen(),
+            clocks_ms: referee.clocks_at(now).map(|d| d.as_millis() as u64),
+            running: referee
+                .clock_running()
+                .then(|| game.position().side_to_move().into()),
+            draw_offer: referee.draw_offer().map(Side::from),
+            takeback_offer: referee.takeback_offer().map(Side::from),
+            result: ending.map(Ending::result),
+            reason: ending.map(Ending::reason),
+            ..base
+        }
+    }
+
+    /// Sends `update` to every page; a page too far behind is let go.
+    fn broadcast(&mut self, update: impl Fn(Option<Color>) -> RoomUpdate) {
+        self.conns
+            .retain(|_, conn| conn.updates.try_send(update(conn.side)).is_ok());
+    }
+
+    fn broadcast_views(&mut self) {
+        let views: [RoomUpdate; 3] = [Some(Color::Sente), Some(Color::Gote), None]
+            .map(|side| RoomUpdate::Room(Box::new(self.view(side))));
+        self.broadcast(|side| match side {
+            Some(Color::Sente) => views[0].clone(),
+            Some(Color::Gote) => views[1].clone(),
+            None => views[2].clone(),
+        });
+    }
+
+    fn broadcast_events(&mut self, events: &[Event]) {
+        for event in events {
+            let update = RoomUpdate::Event {
+                epoch: self.epoch,
+                number: event.number,
+                event: EventView::from(&event.kind),
+            };
+            self.broadcast(|_| update.clone());
+        }
+        // The end changes the room (its status, the ratings): each page gets it whole.
+        if events.iter().any(|e| matches!(e.kind, EventKind::Ended(_))) {
+            self.broadcast_views();
+        }
+    }
+
+    /// Stores what `events` did to `next`; then `next` is the referee. On failure nothing
+    /// changes (and nothing was told).
+    async fn commit(&mut self, next: Referee, events: Vec<Event>) -> Result<(), String> {
+        if events.is_empty() {
+            return Ok(());
+        }
+        let id = self.id.clone();
+        let at_ms = now_ms();
+        let moves = next.game().moves().to_vec();
+        let clocks = next.clocks_after().to_vec();
+        let kinds: Vec<EventKind> = events.iter().map(|e| e.kind.clone()).collect();
+        let rated = self.settings.rated;
+        let players = self.seats.clone().map(|s| s.map(|s| s.player.id));
+        let written = self
+            .store
+            .run(
+                move |store| -> Result<Option<[PlayerRecord; 2]>, StoreError> {
+                    let mut ratings = None;
+                    for kind in &kinds {
+                        match kind {
+                            EventKind::Moved { ply, .. } => {
+                                let mv = StoredMove {
+                                    mv: moves[*ply],
+                                    clocks_ms: clocks[*ply + 1].map(|d| d.as_millis() as u64),
+                                    at_ms,
+                                };
+                                store.add_move(&id, *ply, &mv)?;
+                            }
+                            EventKind::TookBack { plies, .. } => store.take_back(&id, *plies)?,
+                            EventKind::Ended(ending) => {
+                                let result = GameResult {
+                                    winner: ending.has_result().then(|| ending.winner()).flatten(),
+                                    reason: ending.reason(),
+                                    ended_ms: at_ms,
+                                };
+                                store.finish(&id, &result)?;
+                                if let (true, true, [Some(s), Some(g)]) =
+                                    (rated, ending.has_result(), &players)
+                                {
+                                    ratings = rate(store, [s, g], ending.winner())?;
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                    Ok(ratings)
+                },
+            )
+            .await;
+        match written {
+            Ok(Ok(ratings)) => {
+                if let Some(players) = ratings {
+                    for (seat, player) in self.seats.iter_mut().zip(players) {
+                        if let Some(seat) = seat {
+                            seat.player = player;
+                        }
+                    }
+                }
+                self.referee = Some(next);
+                self.broadcast_events(&events);
+                Ok(())
+            }
+            Ok(Err(e)) => {
+                log::error!("game {}: cannot store a change: {e}", self.id);
+                Err("the server could not keep that: try again".into())
+            }
+            Err(e) => {
+                log::error!("game {}: {e}", self.id);
+                Err("the server could not keep that: try again".into())
+            }
+        }
+    }
+
+    async fn request(&mut self, conn: u64, request: RoomRequest, lag: Duration) {
+        let side = self.conns.get(&conn).and_then(|c| c.side);
+        let outcome = match side {
+            None => Err("a spectator watches: only the players move".to_string()),
+            Some(side) => self.act(side, request, lag).await,
+        };
+        if let Err(message) = outcome {
+            if let Some(c) = self.conns.get(&conn) {
+                let _ = c.updates.try_send(RoomUpdate::Refused { message });
+            }
+        }
+    }
+
+    async fn act(
+        &mut self,
+        side: Color,
+        request: RoomRequest,
+        lag: Duration,
+    ) -> Result<(), String> {
+        if request == RoomRequest::Cancel {
+            return self.cancel(side).await;
+        }
+        let action = request
+            .action()
+            .expect("every other request is the referee's");
+        let Some(referee) = &self.referee else {
+            return Err("waiting for an opponent to join".into());
+        };
+        let mut next = referee.clone();
+        let events = next
+            .act(side, action, lag, Instant::now())
+            .map_err(|e| e.to_string())?;
+        self.commit(next, events).await
+    }
+
+    /// The host closes the room before anyone joined: it ends unplayed.
+    async fn cancel(&mut self, side: Color) -> Result<(), String> {
+        if self.referee.is_some() {
+            return Err("an opponent has joined: abort or resign instead".into());
+        }
+        let mut referee = Referee::new(
+            self.new_game(),
+            &Setup {
+                clock: None,
+                first_move_limit: None,
+            },
+            None,
+            self.epoch,
+            Instant::now(),
+        );
+        let events = referee
+            .act(
+                side,
+                crate::referee::Action::Abort,
+                Duration::ZERO,
+                Instant::now(),
+            )
+            .map_err(|e| e.to_string())?;
+        self.commit(referee, events).await
+    }
+
+    async fn join(&mut self, player: PlayerRecord, seat: SecretHash) -> Result<Color, String> {
+        let Some(open) = [Color::Sente, Color::Gote]
+            .into_iter()
+            .find(|c| self.seats[c.index()].is_none())
+        else {
+            return Err("both seats are taken".into());
+        };
+        if self
+            .seats
+            .iter()
+            .flatten()
+            .any(|s| s.player.id == player.id)
+        {
+            return Err("you are already in this room".into());
+        }
+        let record = SeatRecord {
+            player: Some(player.id.clone()),
+            name: player.name.clone(),
+            seat: Some(seat),
+        };
+        let id = self.id.clone();
+        self.store
+            .run(move |store| store.set_seat(&id, open, &record))
+            .await
+            .map_err(|e| e.to_string())?
+            .map_err(|e| e.to_string())?;
+        self.seats[open.index()] = Some(Seated { player, seat });
+        let game = self.new_game();
+        self.start(game, None);
+        self.broadcast_views();
+        Ok(open)
+    }
+
+    fn attach(
+        &mut self,
+        conn: u64,
+        seat: Option<SecretHash>,
+        after: Option<(u64, u64)>,
+        updates: mpsc::Sender<RoomUpdate>,
+    ) -> Result<(), String> {
+        let side = match seat {
+            None => None,
+            Some(hash) => Some(
+                [Color::Sente, Color::Gote]
+                    .into_iter()
+                    .find(|c| {
+                        self.seats[c.index()]
+                            .as_ref()
+                            .is_some_and(|s| s.seat == hash)
+                    })
+                    .ok_or("that is not a seat of this game")?,
+            ),
+        };
+        let was_present = side.is_some_and(|s| self.present(s));
+        // What it missed, or the whole room.
+        let missed = match (after, &self.referee) {
+            (Some((epoch, number)), Some(referee)) => referee.events_after(epoch, number),
+            _ => None,
+        };
+        let first: Vec<RoomUpdate> = match missed {
+            Some(events) => events
+                .iter()
+                .map(|e| RoomUpdate::Event {
+                    epoch: self.epoch,
+                    number: e.number,
+                    event: EventView::from(&e.kind),
+                })
+                .collect(),
+            None => vec![RoomUpdate::Room(Box::new(self.view(side)))],
+        };
+        for update in first {
+            updates
+                .try_send(update)
+                .map_err(|_| "too many updates".to_string())?;
+        }
+        self.conns.insert(conn, Conn { side, updates });
+        if let (Some(side), false) = (side, was_present) {
+            self.broadcast(|_| RoomUpdate::Presence {
+                side: side.into(),
+                present: true,
+            });
+        }
+        Ok(())
+    }
+
+    fn detach(&mut self, conn: u64) {
+        let Some(gone) = self.conns.remove(&conn) else {
+            return;
+        };
+        if let Some(side) = gone.side.filter(|s| !self.present(*s)) {
+            self.broadcast(|_| RoomUpdate::Presence {
+                side: side.into(),
+                present: false,
+            });
+        }
+    }
+
+    /// The room's task: until its game is over and its pages and the registry let it go.
+    pub async fn run(mut self, mut inputs: mpsc::Receiver<RoomInput>, on_change: impl Fn(&Room)) {
+        loop {
+            let deadline = self.referee.as_ref().and_then(Referee::next_deadline);
+            let sleep = async {
+                match deadline {
+                    Some(at) => tokio::time::sleep_until(at.into()).await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                input = inputs.recv() => match input {
+                    None => break,
+                    Some(RoomInput::Attach { conn, seat, after, updates, reply }) => {
+                        let _ = reply.send(self.attach(conn, seat, after, updates));
+                    }
+                    Some(RoomInput::Detach { conn }) => self.detach(conn),
+                    Some(RoomInput::Request { conn, request, lag }) => {
+                        self.request(conn, request, lag).await;
+                    }
+                    Some(RoomInput::Join { player, seat, reply }) => {
+                        let _ = reply.send(self.join(player, seat).await);
+                    }
+                },
+                _ = sleep => {
+                    if let Some(referee) = &self.referee {
+                        let mut next = referee.clone();
+                        // A flag that falls is told once it is stored; if storing fails it
+                        // is judged again at the next wake.
+                        let events = next.tick(Instant::now());
+                        if self.commit(next, events).await.is_err() {
+                            tokio::time::sleep(Duration::from_millis(200)).await;
+                        }
+                    }
+                }
+            }
+            on_change(&self);
+        }
+    }
+}
+
+/// Rates both players of a finished rated game (`winner`: `None` for a draw); their
+/// records as they now are.
+fn rate(
+    store: &mut gogo_store::Store,
+    players: [&String; 2],
+    winner: Option<Color>,
+) -> Result<Option<[PlayerRecord; 2]>, StoreError> {
+    let (Some(sente), Some(gote)) = (store.player(players[0])?, store.player(players[1])?) else {
+        return Ok(None);
+    };
+    let score = |side: Color| match winner {
+        None => 0.5,
+        Some(w) if w == side => 1.0,
+        Some(_) => 0.0,
+    };
+    let (rs, rg) = (rating_of(&sente), rating_of(&gote));
+    let next = [
+        rs.after_game(rg, score(Color::Sente)),
+        rg.after_game(rs, score(Color::Gote)),
+    ];
+    store.set_rating(&sente.id, stored(next[0]))?;
+    store.set_rating(&gote.id, stored(next[1]))?;
+    Ok(Some([
+        store.player(&sente.id)?.unwrap_or(sente),
+        store.player(&gote.id)?.unwrap_or(gote),
+    ]))
+}

@@ -1,0 +1,335 @@
+//! The registry of live rooms: each served by its own task ([`super::room`]), found by its
+//! public id; the lobby's list of rooms waiting; rooms made, and taken up again from the
+//! store after a restart.
+
+use super::protocol::RoomSettings;
+use super::room::{Listing, Room, RoomInput, Seated};
+use super::writer::StoreHandle;
+use gogo_rules::Color;
+use gogo_store::{public_id, NewGame, PlayerRecord, SeatRecord, Secret};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
+
+/// Requests waiting for a room's task.
+const ROOM_INPUTS: usize = 256;
+
+/// A room as the lobby lists it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LobbyRoom {
+    /// Its id (the game's).
+    pub id: String,
+    /// The host's name, as typed.
+    pub host: String,
+    /// The host's rating.
+    pub rating: u32,
+    /// The settings.
+    pub settings: RoomSettings,
+}
+
+/// The lobby: the rooms waiting, and how many games are being played.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Lobby {
+    /// Rooms waiting for a second player, oldest first.
+    pub waiting: Vec<LobbyRoom>,
+    /// Games being played.
+    pub playing: usize,
+}
+
+struct Entry {
+    inputs: mpsc::Sender<RoomInput>,
+    listing: Listing,
+    /// The order rooms were opened in, for the lobby.
+    serial: u64,
+}
+
+/// The live rooms.
+pub struct Rooms {
+    entries: Mutex<HashMap<String, Entry>>,
+    serials: std::sync::atomic::AtomicU64,
+    store: StoreHandle,
+    /// This run's epoch: events of a room taken up again after a restart are told apart.
+    epoch: u64,
+    /// Tells the lobby's watchers that it changed.
+    lobby: tokio::sync::watch::Sender<u64>,
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+impl Rooms {
+    /// No rooms yet, on `store`.
+    pub fn new(store: StoreHandle) -> Arc<Rooms> {
+        Arc::new(Rooms {
+            entries: Mutex::default(),
+            serials: Default::default(),
+            store,
+            epoch: now_ms(),
+            lobby: tokio::sync::watch::channel(0).0,
+        })
+    }
+
+    /// The store.
+    pub fn store(&self) -> &StoreHandle {
+        &self.store
+    }
+
+    /// A receiver that changes whenever the lobby does.
+    pub fn watch_lobby(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.lobby.subscribe()
+    }
+
+    /// The lobby as it is.
+    pub fn lobby(&self) -> Lobby {
+        let entries = self.entries.lock().expect("rooms lock");
+        let mut waiting: Vec<(u64, LobbyRoom)> = entries
+            .iter()
+            .filter(|(_, e)| !e.listing.playing)
+            .map(|(id, e)| {
+                (
+                    e.serial,
+                    LobbyRoom {
+                        id: id.clone(),
+                        host: e.listing.host.clone(),
+                        rating: e.listing.rating,
+                        settings: e.listing.settings.clone(),
+                    },
+                )
+            })
+            .collect();
+        waiting.sort_by_key(|(serial, _)| *serial);
+        Lobby {
+            playing: entries.values().filter(|e| e.listing.playing).count(),
+            waiting: waiting.into_iter().map(|(_, r)| r).collect(),
+        }
+    }
+
+    /// How many rooms are open.
+    pub fn len(&self) -> usize {
+        self.entries.lock().expect("rooms lock").len()
+    }
+
+    /// Whether no room is open.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The inputs of room `id`, if it is live.
+    pub fn find(&self, id: &str) -> Option<mpsc::Sender<RoomInput>> {
+        let entries = self.entries.lock().expect("rooms lock");
+        entries.get(id).map(|e| e.inputs.clone())
+    }
+
+    /// A new room hosted by `host`, kept in the store before it is listed; its id, and the
+    /// host's seat secret (for the host alone).
+    pub async fn create(
+        self: &Arc<Rooms>,
+        host: PlayerRecord,
+        settings: RoomSettings,
+    ) -> Result<(String, Secret, Color), String> {
+        let rules = settings.checked_rules()?;
+        let side = match settings.color {
+            super::protocol::ColorChoice::Sente => Color::Sente,
+            super::protocol::ColorChoice::Gote => Color::Gote,
+            super::protocol::ColorChoice::Random => {
+                let mut bit = [0u8];
+                getrandom::fill(&mut bit).map_err(|e| e.to_string())?;
+                if bit[0] & 1 == 0 {
+                    Color::Sente
+                } else {
+                    Color::Gote
+                }
+            }
+        };
+        let secret = Secret::generate();
+        let id = public_id(8);
+        let seat = SeatRecord {
+            player: Some(host.id.clone()),
+            name: host.name.clone(),
+            seat: Some(secret.hash()),
+        };
+        let open = SeatRecord {
+            player: None,
+            name: String::new(),
+            seat: None,
+        };
+        let seats = match side {
+            Color::Sente => [seat, open],
+            Color::Gote => [open, seat],
+        };
+        let record = NewGame {
+            id: id.clone(),
+            created_ms: now_ms(),
+            rules,
+            start: rules.start_position(),
+            settings: serde_json::to_string(&settings).map_err(|e| e.to_string())?,
+            seats,
+        };
+        self.store
+            .run(move |store| store.create_game(&record))
+            .await
+            .map_err(|e| e.to_string())?
+            .map_err(|e| e.to_string())?;
+        let mut seated = [None, None];
+        seated[side.index()] = Some(Seated {
+            player: host,
+            seat: secret.hash(),
+        });
+        let room = Room::new(
+            id.clone(),
+            settings,
+            seated,
+            None,
+            self.store.clone(),
+            self.epoch,
+        )?;
+        self.serve(id.clone(), room);
+        Ok((id, secret, side))
+    }
+
+    /// Takes up every game the store has not seen end (after a restart): the rooms waiting
+    /// and the games being played, with their moves and clocks. How many.
+    pub async fn restore(self: &Arc<Rooms>) -> Result<usize, String> {
+        let live = self
+            .store
+            .run(|store| {
+                let games = store.live_games()?;
+                let mut with_players = Vec::new();
+                for game in games {
+                    let players = [0, 1].map(|i| {
+                        game.seats[i]
+                            .player
+                            .as_deref()
+                            .map(|id| store.player(id))
+                            .transpose()
+                    });
+                    let [s, g] = players;
+                    with_players.push((game, [s?.flatten(), g?.flatten()]));
+                }
+                Ok::<_, gogo_store::StoreError>(with_players)
+            })
+            .await
+            .map_err(|e| e.to_string())?
+            .map_err(|e| e.to_string())?;
+        let mut restored = 0;
+        for (game, players) in live {
+            let settings: RoomSettings = match serde_json::from_str(&game.settings) {
+                Ok(s) => s,
+                Err(e) => {
+                    log::error!("game {}: its settings cannot be read: {e}", game.id);
+                    continue;
+                }
+            };
+            let seats = [0, 1].map(|i| match (&players[i], game.seats[i].seat) {
+                (Some(player), Some(seat)) => Some(Seated {
+                    player: player.clone(),
+                    seat,
+                }),
+                _ => None,
+            });
+            let clocks = std::iter::once(start_clocks(&settings))
+                .chain(
+                    game.moves
+                        .iter()
+                        .map(|m| m.clocks_ms.map(Duration::from_millis)),
+                )
+                .collect();
+            match Room::new(
+                game.id.clone(),
+                settings,
+                seats,
+                Some((game.game, clocks)),
+                self.store.clone(),
+                self.epoch,
+            ) {
+                Ok(room) => {
+                    self.serve(game.id, room);
+                    restored += 1;
+                }
+                Err(e) => log::error!("game {}: cannot be taken up again: {e}", game.id),
+            }
+        }
+        Ok(restored)
+    }
+
+    /// Starts room `id`'s task and lists it.
+    fn serve(self: &Arc<Rooms>, id: String, room: Room) {
+        let (inputs, queue) = mpsc::channel(ROOM_INPUTS);
+        let serial = self
+            .serials
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.entries.lock().expect("rooms lock").insert(
+            id.clone(),
+            Entry {
+                inputs,
+                listing: room.listing(),
+                serial,
+            },
+        );
+        self.lobby.send_modify(|n| *n += 1);
+        let rooms = Arc::clone(self);
+        tokio::spawn(async move {
+            let watcher = Arc::clone(&rooms);
+            let key = id.clone();
+            room.run(queue, move |room| watcher.changed(&key, room))
+                .await;
+            rooms.entries.lock().expect("rooms lock").remove(&id);
+            rooms.lobby.send_modify(|n| *n += 1);
+        });
+    }
+
+    /// After each input: the lobby follows the room; a finished room leaves the registry
+    /// (its pages stay attached until they go; its record is in the store).
+    fn changed(&self, id: &str, room: &Room) {
+        let listing = room.listing();
+        let mut entries = self.entries.lock().expect("rooms lock");
+        let over = room.is_over();
+        let changed = match entries.get_mut(id) {
+            Some(_) if over => {
+                entries.remove(id);
+                true
+            }
+            Some(entry) if entry.listing != listing => {
+                entry.listing = listing;
+                true
+            }
+            _ => false,
+        };
+        drop(entries);
+        if changed {
+            self.lobby.send_modify(|n| *n += 1);
+        }
+    }
+
+    /// `player` joins room `id`: their side and seat secret.
+    pub async fn join(&self, id: &str, player: PlayerRecord) -> Result<(Color, Secret), String> {
+        let inputs = self.find(id).ok_or("no such room, or its game is over")?;
+        let secret = Secret::generate();
+        let (reply, answer) = oneshot::channel();
+        inputs
+            .send(RoomInput::Join {
+                player,
+                seat: secret.hash(),
+                reply,
+            })
+            .await
+            .map_err(|_| "the room has closed")?;
+        let side = answer.await.map_err(|_| "the room has closed")??;
+        Ok((side, secret))
+    }
+}
+
+/// Both clocks at the start under `settings`.
+fn start_clocks(settings: &RoomSettings) -> [Duration; 2] {
+    let main = match settings.clock.control() {
+        Some(gogo_protocol::TimeControl::Fischer { main, .. })
+        | Some(gogo_protocol::TimeControl::Byoyomi { main, .. }) => main,
+        _ => Duration::ZERO,
+    };
+    [main; 2]
+}

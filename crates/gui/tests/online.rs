@@ -1,0 +1,534 @@
+//! Online play through the real server (issue 55): players made by the API, a room created
+//! and joined, a whole rated game between two sockets with a spectator watching; seats that
+//! only their holder can use; and a server killed with SIGKILL mid-game, restarted on the
+//! same database, with both players back in their seats and every acknowledged move kept.
+
+use futures_util::{SinkExt, StreamExt};
+mod common;
+
+use gogo_gui::online::{rooms::Rooms, writer::StoreHandle, Online};
+use gogo_gui::Config;
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::Message;
+
+type Socket = common::Page;
+
+/// A server with online play on `db` (in memory if `None`), on the test's runtime.
+async fn serve_online(db: Option<PathBuf>) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let rooms = Rooms::new(StoreHandle::open(db.as_deref()).unwrap());
+    rooms.restore().await.unwrap();
+    let config = Config {
+        online: Some(Online::new(rooms, Duration::from_secs(30))),
+        ..Config::new(common::marked_engine("gogo-gui-online"), address)
+    };
+    tokio::spawn(async move { gogo_gui::serve(listener, config).await.unwrap() });
+    address
+}
+
+/// An HTTP call (on a blocking thread): its status and JSON body.
+async fn call(
+    address: SocketAddr,
+    method: &str,
+    path: &str,
+    key: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let url = format!("http://{address}{path}");
+    let method = method.to_string();
+    let key = key.to_string();
+    tokio::task::spawn_blocking(move || {
+        let mut request = ureq::request(&method, &url);
+        if !key.is_empty() {
+            request = request.set("Authorization", &format!("Bearer {key}"));
+        }
+        let answer = match body {
+            Some(body) => request.send_json(body),
+            None => request.call(),
+        };
+        let response = match answer {
+            Ok(r) => r,
+            Err(ureq::Error::Status(_, r)) => r,
+            Err(e) => panic!("{e}"),
+        };
+        let status = response.status();
+        (status, response.into_json().unwrap_or(Value::Null))
+    })
+    .await
+    .unwrap()
+}
+
+/// A new player: their key and id.
+async fn player(address: SocketAddr, name: &str) -> (String, String) {
+    let (status, body) = call(
+        address,
+        "POST",
+        "/api/token",
+        "",
+        Some(json!({"name": name})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    (
+        body["token"].as_str().unwrap().into(),
+        body["id"].as_str().unwrap().into(),
+    )
+}
+
+async fn socket(address: SocketAddr, game: &str, seat: &str) -> Socket {
+    let url = format!("ws://{address}/online/ws?game={game}&seat={seat}");
+    tokio_tungstenite::connect_async(url).await.unwrap().0
+}
+
+async fn send(socket: &mut Socket, value: Value) {
+    socket
+        .send(Message::Text(value.to_string().into()))
+        .await
+        .unwrap();
+}
+
+/// The next update of `kind` satisfying `accept`, within ten seconds.
+async fn next(socket: &mut Socket, kind: &str, accept: impl Fn(&Value) -> bool) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let message = tokio::time::timeout_at(deadline, socket.next())
+            .await
+            .unwrap_or_else(|_| panic!("no {kind} update in time"))
+            .expect("open")
+            .unwrap();
+        if let Message::Text(text) = message {
+            let v: Value = serde_json::from_str(&text).unwrap();
+            if v["type"] == kind && accept(&v) {
+                return v;
+            }
+        }
+    }
+}
+
+fn moved(ply: usize) -> impl Fn(&Value) -> bool {
+    move |v| v["event"]["kind"] == "moved" && v["event"]["ply"] == ply
+}
+
+/// A room made by a new player as Sente and joined by another: both keys and ids, the
+/// game id and both seats.
+struct Table {
+    keys: [String; 2],
+    ids: [String; 2],
+    game: String,
+    seats: [String; 2],
+}
+
+async fn table(address: SocketAddr, settings: Value) -> Table {
+    let (host_key, host_id) = player(address, "alice").await;
+    let (guest_key, guest_id) = player(address, "bob").await;
+    let (status, room) = call(address, "POST", "/online/rooms", &host_key, Some(settings)).await;
+    assert_eq!(status, 200, "{room}");
+    assert_eq!(room["side"], "sente");
+    let game = room["id"].as_str().unwrap().to_string();
+    let (status, joined) = call(
+        address,
+        "POST",
+        &format!("/online/rooms/{game}/join"),
+        &guest_key,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{joined}");
+    assert_eq!(joined["side"], "gote");
+    Table {
+        keys: [host_key, guest_key],
+        ids: [host_id, guest_id],
+        seats: [
+            room["seat"].as_str().unwrap().into(),
+            joined["seat"].as_str().unwrap().into(),
+        ],
+        game,
+    }
+}
+
+const OPENING: [&str; 4] = ["2e3d", "4a3b", "3d2c", "3b2c"];
+
+#[tokio::test(flavor = "multi_thread")]
+async fn two_players_play_a_rated_game_and_a_spectator_sees_every_move() {
+    let address = serve_online(None).await;
+    let (host_key, _) = player(address, "alice").await;
+    let settings = json!({"rated": true, "color": "sente",
+        "clock": {"kind": "fischer", "main_ms": 60000, "increment_ms": 1000}});
+    let (_, room) = call(
+        address,
+        "POST",
+        "/online/rooms",
+        &host_key,
+        Some(settings.clone()),
+    )
+    .await;
+    let (_, lobby) = call(address, "GET", "/online/lobby", "", None).await;
+    let listed = lobby["waiting"].as_array().unwrap();
+    assert!(
+        listed
+            .iter()
+            .any(|r| r["id"] == room["id"] && r["host"] == "alice"),
+        "{lobby}"
+    );
+    let t = table(address, settings).await;
+    let (_, lobby) = call(address, "GET", "/online/lobby", "", None).await;
+    assert_eq!(lobby["playing"], 1, "{lobby}");
+    assert!(!lobby["waiting"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r["id"] == t.game.as_str()));
+
+    let mut pages = [
+        socket(address, &t.game, &t.seats[0]).await,
+        socket(address, &t.game, &t.seats[1]).await,
+    ];
+    let mut watcher = socket(address, &t.game, "").await;
+    for (i, page) in pages.iter_mut().enumerate() {
+        let view = next(page, "room", |_| true).await;
+        assert_eq!(view["you"], ["sente", "gote"][i]);
+        assert_eq!(view["status"], "playing");
+        assert_eq!(view["seats"][1]["name"], "bob");
+    }
+    let view = next(&mut watcher, "room", |_| true).await;
+    assert!(view["you"].is_null());
+    assert!(!view.to_string().contains(&t.seats[0]) && !view.to_string().contains(&t.seats[1]));
+
+    for (ply, usi) in OPENING.iter().enumerate() {
+        send(
+            &mut pages[ply % 2],
+            json!({"type": "move", "ply": ply, "usi": usi}),
+        )
+        .await;
+        for page in pages.iter_mut().chain([&mut watcher]) {
+            let event = next(page, "event", moved(ply)).await;
+            assert_eq!(event["event"]["usi"], *usi);
+        }
+    }
+    // Gote resigns: everyone sees the end, with the ratings moved.
+    send(&mut pages[1], json!({"type": "resign"})).await;
+    for page in pages.iter_mut().chain([&mut watcher]) {
+        let view = next(page, "room", |v| v["status"] == "over").await;
+        assert_eq!(view["result"], "1-0");
+        assert_eq!(view["reason"], "resignation");
+        assert!(
+            view["seats"][0]["rating"].as_u64().unwrap() > 1500,
+            "{view}"
+        );
+        assert!(
+            view["seats"][1]["rating"].as_u64().unwrap() < 1500,
+            "{view}"
+        );
+    }
+    let (_, account) = call(address, "GET", "/api/account", &t.keys[1], None).await;
+    assert!(
+        account["rating"].as_f64().unwrap() < 1500.0 && account["games"] == 1,
+        "{account}"
+    );
+    // "My games": the game, its plies and its ending.
+    let (_, games) = call(
+        address,
+        "GET",
+        &format!("/api/games/user/{}", t.ids[0]),
+        "",
+        None,
+    )
+    .await;
+    assert_eq!(games[0]["id"], t.game.as_str());
+    assert_eq!(games[0]["plies"], 4);
+    assert_eq!(games[0]["winner"], "sente");
+    assert_eq!(games[0]["reason"], "resignation");
+    let (_, lobby) = call(address, "GET", "/online/lobby", "", None).await;
+    assert_eq!(lobby["playing"], 0, "{lobby}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn only_a_seats_holder_moves_for_it_and_a_move_sent_twice_is_played_once() {
+    let address = serve_online(None).await;
+    let t = table(address, json!({"color": "sente"})).await;
+    // A secret that is no seat's: not let in.
+    let wrong = "0".repeat(32);
+    let mut stranger = socket(address, &t.game, &wrong).await;
+    let refused = next(&mut stranger, "refused", |_| true).await;
+    assert!(
+        refused["message"].as_str().unwrap().contains("not a seat"),
+        "{refused}"
+    );
+    // A guessed game id: nothing to attach to.
+    let guessed = format!("ws://{address}/online/ws?game=nosuchgame");
+    match tokio_tungstenite::connect_async(guessed).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(answer)) => {
+            assert_eq!(answer.status(), 404)
+        }
+        other => panic!("a guessed game: {:?}", other.map(|_| ())),
+    }
+    let mut sente = socket(address, &t.game, &t.seats[0]).await;
+    let mut gote = socket(address, &t.game, &t.seats[1]).await;
+    let mut watcher = socket(address, &t.game, "").await;
+    for page in [&mut sente, &mut gote, &mut watcher] {
+        next(page, "room", |_| true).await;
+    }
+    // Gote's seat cannot play Sente's move, nor a spectator any.
+    send(&mut gote, json!({"type": "move", "ply": 0, "usi": "2e3d"})).await;
+    let refused = next(&mut gote, "refused", |_| true).await;
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("not your turn"),
+        "{refused}"
+    );
+    send(
+        &mut watcher,
+        json!({"type": "move", "ply": 0, "usi": "2e3d"}),
+    )
+    .await;
+    next(&mut watcher, "refused", |_| true).await;
+    send(&mut watcher, json!({"type": "resign"})).await;
+    next(&mut watcher, "refused", |_| true).await;
+    // A page cannot claim an ending: no such request.
+    send(&mut sente, json!({"type": "ended", "winner": "sente"})).await;
+    let refused = next(&mut sente, "refused", |_| true).await;
+    assert!(
+        refused["message"].as_str().unwrap().contains("bad request"),
+        "{refused}"
+    );
+    // The move, and the same move again (as after a reconnect): one event.
+    send(&mut sente, json!({"type": "move", "ply": 0, "usi": "2e3d"})).await;
+    send(&mut sente, json!({"type": "move", "ply": 0, "usi": "2e3d"})).await;
+    next(&mut gote, "event", moved(0)).await;
+    send(&mut gote, json!({"type": "move", "ply": 1, "usi": "4a3b"})).await;
+    let first = next(&mut watcher, "event", moved(0)).await;
+    let second = next(&mut watcher, "event", |v| v["event"]["kind"] == "moved").await;
+    assert_eq!(
+        second["event"]["ply"], 1,
+        "a move sent twice was played twice"
+    );
+    assert_eq!(
+        second["number"].as_u64(),
+        first["number"].as_u64().map(|n| n + 1)
+    );
+    // A page that comes back with the last event it saw gets only what it missed.
+    let url = format!(
+        "ws://{address}/online/ws?game={}&seat={}&epoch={}&after={}",
+        t.game, t.seats[0], first["epoch"], first["number"]
+    );
+    let mut back = tokio_tungstenite::connect_async(url).await.unwrap().0;
+    let missed = next(&mut back, "event", |_| true).await;
+    assert_eq!(missed["number"], second["number"]);
+    // Names are shown as typed, never as markup or SQL.
+    for name in ["<img src=x onerror=alert(1)>", "'); DROP TABLE games;--"] {
+        let (key, id) = player(address, name).await;
+        let (_, account) = call(address, "GET", "/api/account", &key, None).await;
+        assert_eq!(account["name"], name);
+        assert_eq!(account["id"], id.as_str());
+    }
+    let (status, _) = call(
+        address,
+        "POST",
+        "/api/token",
+        "",
+        Some(json!({"name": "x".repeat(31)})),
+    )
+    .await;
+    assert_eq!(status, 400);
+    let (status, _) = call(address, "GET", "/api/account", &wrong, None).await;
+    assert_eq!(status, 401);
+    let (_, games) = call(
+        address,
+        "GET",
+        &format!("/api/games/user/{}", t.ids[1]),
+        "",
+        None,
+    )
+    .await;
+    assert_eq!(games[0]["plies"], 2, "{games}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn abort_draw_and_takeback_go_through_both_seats() {
+    let address = serve_online(None).await;
+    let t = table(address, json!({"color": "sente"})).await;
+    let mut s = socket(address, &t.game, &t.seats[0]).await;
+    let mut g = socket(address, &t.game, &t.seats[1]).await;
+    next(&mut s, "room", |_| true).await;
+    next(&mut g, "room", |_| true).await;
+    for (ply, usi) in OPENING[..3].iter().enumerate() {
+        let page = if ply % 2 == 0 { &mut s } else { &mut g };
+        send(page, json!({"type": "move", "ply": ply, "usi": usi})).await;
+        next(&mut s, "event", moved(ply)).await;
+    }
+    send(&mut s, json!({"type": "abort"})).await;
+    let refused = next(&mut s, "refused", |_| true).await;
+    assert!(
+        refused["message"].as_str().unwrap().contains("aborted"),
+        "{refused}"
+    );
+    // Gote asks to take back its move; Sente accepts: back to Gote's turn at ply 1.
+    send(&mut g, json!({"type": "propose_takeback"})).await;
+    next(&mut s, "event", |v| {
+        v["event"]["kind"] == "takeback_proposed"
+    })
+    .await;
+    send(&mut s, json!({"type": "propose_takeback"})).await;
+    let back = next(&mut g, "event", |v| v["event"]["kind"] == "took_back").await;
+    assert_eq!(back["event"]["plies"], 1);
+    // A draw offered and accepted.
+    send(&mut g, json!({"type": "offer_draw"})).await;
+    next(&mut s, "event", |v| v["event"]["kind"] == "draw_offered").await;
+    send(&mut s, json!({"type": "offer_draw"})).await;
+    let over = next(&mut g, "room", |v| v["status"] == "over").await;
+    assert_eq!(over["result"], "1/2-1/2");
+    assert_eq!(over["moves"].as_array().unwrap().len(), 1);
+    let (_, games) = call(
+        address,
+        "GET",
+        &format!("/api/games/user/{}", t.ids[0]),
+        "",
+        None,
+    )
+    .await;
+    assert_eq!(
+        (games[0]["plies"].clone(), games[0]["reason"].clone()),
+        (json!(1), json!("draw agreed"))
+    );
+    // A room cancelled by its host before anyone joined leaves the lobby with no result.
+    let (_, room) = call(
+        address,
+        "POST",
+        "/online/rooms",
+        &t.keys[0],
+        Some(json!({})),
+    )
+    .await;
+    let game = room["id"].as_str().unwrap();
+    let mut host = socket(address, game, room["seat"].as_str().unwrap()).await;
+    assert_eq!(next(&mut host, "room", |_| true).await["status"], "waiting");
+    send(&mut host, json!({"type": "cancel"})).await;
+    let over = next(&mut host, "room", |v| v["status"] == "over").await;
+    assert_eq!(over["result"], "*");
+    let (_, lobby) = call(address, "GET", "/online/lobby", "", None).await;
+    assert!(lobby["waiting"].as_array().unwrap().is_empty(), "{lobby}");
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// `gogo-gui --online` on `db` and `port`, once it answers.
+async fn start_binary(db: &std::path::Path, port: u16) -> std::process::Child {
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_gogo-gui"))
+        .args([
+            "--online",
+            "--engine",
+            "/bin/sh",
+            "--port",
+            &port.to_string(),
+            "--db",
+        ])
+        .arg(db)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .is_err()
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "gogo-gui did not start"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    child
+}
+
+/// Issue 55: the server killed with SIGKILL mid-game and started again on its database:
+/// both players come back to their seats with every acknowledged move and the clocks as
+/// they were stored (the time the server was down is charged to no one), and play on.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_server_killed_mid_game_takes_it_up_again_with_every_acknowledged_move() {
+    let dir = std::env::temp_dir().join(format!("gogo-online-kill-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("games.db");
+    let port = free_port();
+    let address: SocketAddr = ([127, 0, 0, 1], port).into();
+    let mut server = start_binary(&db, port).await;
+    let t = table(
+        address,
+        json!({"color": "sente", "rated": true,
+        "clock": {"kind": "fischer", "main_ms": 60000, "increment_ms": 0}}),
+    )
+    .await;
+    let mut s = socket(address, &t.game, &t.seats[0]).await;
+    let mut g = socket(address, &t.game, &t.seats[1]).await;
+    next(&mut s, "room", |_| true).await;
+    next(&mut g, "room", |_| true).await;
+    let mut last = Value::Null;
+    for (ply, usi) in OPENING[..3].iter().enumerate() {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let (mover, other) = if ply % 2 == 0 {
+            (&mut s, &mut g)
+        } else {
+            (&mut g, &mut s)
+        };
+        send(mover, json!({"type": "move", "ply": ply, "usi": usi})).await;
+        // Acknowledged: the other side has seen it.
+        last = next(other, "event", moved(ply)).await;
+    }
+    server.kill().unwrap();
+    server.wait().unwrap();
+    drop((s, g));
+    let mut server = start_binary(&db, port).await;
+    let back = |seat: &str| {
+        format!(
+            "ws://{address}/online/ws?game={}&seat={seat}&epoch={}&after={}",
+            t.game, last["epoch"], last["number"]
+        )
+    };
+    let mut s = tokio_tungstenite::connect_async(back(&t.seats[0]))
+        .await
+        .unwrap()
+        .0;
+    let mut g = tokio_tungstenite::connect_async(back(&t.seats[1]))
+        .await
+        .unwrap()
+        .0;
+    // Another epoch: the whole room, not events.
+    let view = next(&mut s, "room", |_| true).await;
+    assert_eq!(view["you"], "sente");
+    assert_eq!(view["moves"], json!(OPENING[..3]));
+    let stored = &last["event"]["clocks_ms"];
+    // Sente's clock stands as stored after its move; Gote's runs again from the restart.
+    assert_eq!(view["clocks_ms"][0], stored[0], "{view}");
+    assert!(
+        view["clocks_ms"][1].as_u64() <= stored[1].as_u64(),
+        "{view}"
+    );
+    assert!(
+        view["clocks_ms"][1].as_u64().unwrap() + 1000 > stored[1].as_u64().unwrap(),
+        "{view}"
+    );
+    next(&mut g, "room", |_| true).await;
+    send(&mut g, json!({"type": "move", "ply": 3, "usi": OPENING[3]})).await;
+    next(&mut s, "event", moved(3)).await;
+    send(&mut g, json!({"type": "resign"})).await;
+    assert_eq!(
+        next(&mut s, "room", |v| v["status"] == "over").await["result"],
+        "1-0"
+    );
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
