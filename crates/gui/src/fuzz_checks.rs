@@ -1,5 +1,5 @@
-//! Invariant checks driven by arbitrary bytes: the bodies of the fuzz targets `gui_request`
-//! and `engine_messages` in `fuzz/`, also run over their kept corpora by `cargo test`. The
+//! Invariant checks driven by arbitrary bytes: the bodies of the fuzz targets `gui_request`,
+//! `engine_messages` and `room_messages` in `fuzz/`, also run over their kept corpora by `cargo test`. The
 //! engine's part is played here, in process: each search is answered at once with a legal
 //! move of the position it was given, so that a run takes microseconds.
 
@@ -127,5 +127,86 @@ pub fn check_engine_messages(data: &[u8]) {
         };
         encodes(&session.engine_event(event));
         answer(&mut session, &commands, &mut job);
+    }
+}
+
+/// Lines of an online page and its API, each read as every message and body online play
+/// takes: room settings (checked into rules or refused), a name (kept or refused), a seat
+/// secret, and a room request, played by the referee for the side the line's number gives,
+/// a second later each. Whatever is refused changes nothing; every event is numbered one
+/// more than the last; a move sent again is played once.
+pub fn check_room_messages(data: &[u8]) {
+    use crate::online::protocol::{RoomRequest, RoomSettings};
+    use crate::referee::{Referee, Setup};
+    use gogo_rules::{Color, Game, RuleSet};
+    let text = String::from_utf8_lossy(data);
+    let start = std::time::Instant::now();
+    let setup = Setup {
+        clock: crate::online::protocol::OnlineClock::Fischer {
+            main_ms: 60_000,
+            increment_ms: 1_000,
+        }
+        .control(),
+        first_move_limit: Some(Duration::from_secs(30)),
+    };
+    let mut referee = Referee::new(Game::new(RuleSet::standard()), &setup, None, 1, start);
+    for (n, line) in text.lines().take(400).enumerate() {
+        if let Ok(settings) = serde_json::from_str::<RoomSettings>(line) {
+            if let Ok(rules) = settings.checked_rules() {
+                assert!(rules.max_plies.unwrap_or(0) as usize <= gogo_rules::MAX_GAME_MOVES);
+                assert!(settings.clock.control().is_none_or(|c| c.is_clock()));
+            }
+        }
+        if let Ok(name) = crate::online::check_name(line) {
+            assert!(!name.is_empty() && name.chars().count() <= crate::online::MAX_NAME_CHARS);
+            assert!(!name.chars().any(char::is_control));
+        }
+        if let Some(secret) = gogo_store::Secret::parse(line) {
+            assert_eq!(secret.expose(), line);
+        }
+        let Ok(request) = serde_json::from_str::<RoomRequest>(line) else {
+            continue;
+        };
+        let Some(action) = request.action() else {
+            continue;
+        };
+        let side = if n % 2 == 0 {
+            Color::Sente
+        } else {
+            Color::Gote
+        };
+        let now = start + Duration::from_secs(n as u64);
+        let before = (
+            referee.game().moves().to_vec(),
+            referee.last_event(),
+            referee.ending().cloned(),
+        );
+        let mut next = referee.clone();
+        match next.act(side, action, Duration::from_millis(50), now) {
+            Ok(events) => {
+                for (i, event) in events.iter().enumerate() {
+                    assert_eq!(event.number, before.1 .1 + 1 + i as u64);
+                }
+                if events.is_empty() {
+                    assert_eq!(next.game().moves(), &before.0[..]);
+                }
+                if before.2.is_some() {
+                    assert!(events.is_empty(), "an ended game changed");
+                }
+                referee = next;
+            }
+            Err(_) => {
+                let after = (
+                    next.game().moves().to_vec(),
+                    next.last_event(),
+                    next.ending().cloned(),
+                );
+                // A refusal after the clock ran out may still end the game on time;
+                // otherwise nothing changed.
+                if after.2 == before.2 {
+                    assert_eq!(after, before);
+                }
+            }
+        }
     }
 }

@@ -403,8 +403,8 @@ pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io
     let router = app(config);
     let places = Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
     loop {
-        let stream = match listener.accept().await {
-            Ok((stream, _)) => stream,
+        let (stream, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
             Err(e) => {
                 // Out of file descriptors and the like: wait for some to be given back.
                 log::warn!("cannot accept a connection: {e}");
@@ -423,7 +423,13 @@ pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io
         let router = router.clone();
         tokio::spawn(async move {
             let _place = place;
-            let service = hyper::service::service_fn(move |request| router.clone().call(request));
+            // Online play limits each client by its address.
+            let service = hyper::service::service_fn(move |mut request: hyper::Request<_>| {
+                request
+                    .extensions_mut()
+                    .insert(online::guard::PeerAddress(peer));
+                router.clone().call(request)
+            });
             let connection = hyper::server::conn::http1::Builder::new()
                 .timer(hyper_util::rt::TokioTimer::new())
                 .header_read_timeout(limits.header_timeout)

@@ -42,6 +42,13 @@ struct Cli {
     /// devices, kept in the database (`--db`).
     #[arg(long)]
     online: bool,
+    /// The address people use to reach the server (`https://shogi.example.org`): pages from
+    /// anywhere else are refused.
+    #[arg(long)]
+    public_url: Option<String>,
+    /// The reverse proxy in front of the server, whose X-Forwarded-For names the client.
+    #[arg(long)]
+    trust_proxy: Option<IpAddr>,
     /// The database of online games and players (SQLite; created on first start, readable by
     /// its owner only).
     #[arg(long, default_value = "gogo-online.db")]
@@ -58,9 +65,11 @@ fn default_engine() -> Option<PathBuf> {
 /// Online play on the database at `db`, with every game it had not seen end taken up again.
 async fn start_online(
     db: &std::path::Path,
-    idle: Duration,
+    public_url: Option<String>,
+    trusted_proxy: Option<IpAddr>,
 ) -> Result<std::sync::Arc<gogo_gui::online::Online>, String> {
-    use gogo_gui::online::{rooms::Rooms, writer::StoreHandle, Online};
+    use gogo_gui::online::{guard::Origins, rooms::Rooms, writer::StoreHandle};
+    use gogo_gui::online::{Online, OnlineLimits};
     let store = StoreHandle::open(Some(db)).map_err(|e| e.to_string())?;
     let rooms = Rooms::new(store);
     let restored = rooms.restore().await?;
@@ -68,7 +77,14 @@ async fn start_online(
         "gogo-gui: online play on {} ({restored} live games taken up again)",
         db.display()
     );
-    Ok(Online::new(rooms, idle))
+    let limits = OnlineLimits {
+        origins: Origins {
+            public_url,
+            trusted_proxy,
+        },
+        ..OnlineLimits::default()
+    };
+    Ok(Online::new(rooms, limits))
 }
 
 fn main() -> ExitCode {
@@ -114,7 +130,7 @@ fn main() -> ExitCode {
         let idle_timeout = Duration::from_secs(cli.idle_timeout.max(1));
         let online = match cli.online {
             false => None,
-            true => match start_online(&cli.db, idle_timeout).await {
+            true => match start_online(&cli.db, cli.public_url.clone(), cli.trust_proxy).await {
                 Ok(online) => Some(online),
                 Err(e) => {
                     eprintln!("gogo-gui: {e}");

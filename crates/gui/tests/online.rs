@@ -6,7 +6,7 @@
 use futures_util::{SinkExt, StreamExt};
 mod common;
 
-use gogo_gui::online::{rooms::Rooms, writer::StoreHandle, Online};
+use gogo_gui::online::{rooms::Rooms, writer::StoreHandle, Online, OnlineLimits};
 use gogo_gui::Config;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
@@ -18,12 +18,17 @@ type Socket = common::Page;
 
 /// A server with online play on `db` (in memory if `None`), on the test's runtime.
 async fn serve_online(db: Option<PathBuf>) -> SocketAddr {
+    serve_online_with(db, OnlineLimits::default()).await
+}
+
+/// [`serve_online`] within `limits`.
+async fn serve_online_with(db: Option<PathBuf>, limits: OnlineLimits) -> SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     let rooms = Rooms::new(StoreHandle::open(db.as_deref()).unwrap());
     rooms.restore().await.unwrap();
     let config = Config {
-        online: Some(Online::new(rooms, Duration::from_secs(30))),
+        online: Some(Online::new(rooms, limits)),
         ..Config::new(common::marked_engine("gogo-gui-online"), address)
     };
     tokio::spawn(async move { gogo_gui::serve(listener, config).await.unwrap() });
@@ -531,4 +536,83 @@ async fn a_server_killed_mid_game_takes_it_up_again_with_every_acknowledged_move
     server.kill().unwrap();
     server.wait().unwrap();
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 55, item 8: pages from another site are refused; an address is held to its
+/// players and rooms a minute; a game takes so many spectators; messages beyond a
+/// connection's budget are refused.
+#[tokio::test(flavor = "multi_thread")]
+async fn strangers_meet_the_limits() {
+    let limits = OnlineLimits {
+        players_per_minute: 4,
+        rooms_per_minute: 1,
+        max_spectators: 1,
+        ..OnlineLimits::default()
+    };
+    let address = serve_online_with(None, limits).await;
+    let url = format!("http://{address}/api/token");
+    let from_elsewhere = tokio::task::spawn_blocking(move || {
+        match ureq::post(&url)
+            .set("Origin", "http://evil.example")
+            .send_json(json!({"name": "mallory"}))
+        {
+            Err(ureq::Error::Status(code, _)) => code,
+            other => panic!("{:?}", other.map(|r| r.status())),
+        }
+    })
+    .await
+    .unwrap();
+    assert_eq!(from_elsewhere, 403);
+    let t = table(address, json!({"color": "sente"})).await;
+    // Two players made (of four a minute), and a room (of one): the next are refused.
+    player(address, "carol").await;
+    player(address, "dave").await;
+    let (status, _) = call(
+        address,
+        "POST",
+        "/api/token",
+        "",
+        Some(json!({"name": "eve"})),
+    )
+    .await;
+    assert_eq!(status, 429);
+    let (status, _) = call(
+        address,
+        "POST",
+        "/online/rooms",
+        &t.keys[0],
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(status, 429);
+    // One spectator, not two.
+    let mut first = socket(address, &t.game, "").await;
+    next(&mut first, "room", |_| true).await;
+    let mut second = socket(address, &t.game, "").await;
+    let refused = next(&mut second, "refused", |_| true).await;
+    assert!(
+        refused["message"].as_str().unwrap().contains("spectators"),
+        "{refused}"
+    );
+    // A flood from a seat: past the budget, refused and not played.
+    let mut sente = socket(address, &t.game, &t.seats[0]).await;
+    next(&mut sente, "room", |v| v["status"] == "playing").await;
+    for _ in 0..gogo_gui::online::PLAYER_MESSAGES {
+        send(&mut sente, json!({"type": "decline_draw"})).await;
+    }
+    send(&mut sente, json!({"type": "move", "ply": 0, "usi": "2e3d"})).await;
+    next(&mut sente, "refused", |v| {
+        v["message"].as_str().unwrap().contains("too many")
+    })
+    .await;
+    send(&mut sente, json!({"type": "resign"})).await;
+    let view = tokio::time::timeout(
+        Duration::from_millis(500),
+        next(&mut first, "event", |_| true),
+    )
+    .await;
+    assert!(
+        view.is_err(),
+        "a message past the budget was carried out: {view:?}"
+    );
 }

@@ -9,6 +9,7 @@
 //! seat), `POST /online/rooms/{id}/join` (the open seat), `GET /online/lobby`, and the
 //! room's WebSocket, `GET /online/ws?game=ID[&seat=SECRET][&epoch=E&after=N]`.
 
+pub mod guard;
 pub mod protocol;
 pub mod room;
 pub mod rooms;
@@ -42,14 +43,49 @@ pub const SPECTATOR_MESSAGES: u32 = 50;
 /// The window of the message limits.
 pub const MESSAGE_WINDOW: Duration = Duration::from_secs(20);
 
+/// How online play meets strangers.
+#[derive(Clone, Debug)]
+pub struct OnlineLimits {
+    /// A page that sends nothing for this long is let go.
+    pub idle: Duration,
+    /// Where pages may come from, and whom to believe about client addresses.
+    pub origins: guard::Origins,
+    /// Players one address may make a minute.
+    pub players_per_minute: u32,
+    /// Rooms one address may open a minute.
+    pub rooms_per_minute: u32,
+    /// Sockets one address may open a minute.
+    pub sockets_per_minute: u32,
+    /// Rooms open at once on the server.
+    pub max_rooms: usize,
+    /// Spectators of one game at once.
+    pub max_spectators: usize,
+}
+
+impl Default for OnlineLimits {
+    fn default() -> OnlineLimits {
+        OnlineLimits {
+            idle: Duration::from_secs(60),
+            origins: guard::Origins::default(),
+            players_per_minute: 10,
+            rooms_per_minute: 10,
+            sockets_per_minute: 120,
+            max_rooms: 10_000,
+            max_spectators: 200,
+        }
+    }
+}
+
 /// What online play needs.
 pub struct Online {
     /// The live rooms.
     pub rooms: Arc<Rooms>,
     /// Numbers the room sockets.
     conns: AtomicU64,
-    /// A page that sends nothing for this long is let go.
-    idle: Duration,
+    limits: OnlineLimits,
+    players: guard::AddressLimiter,
+    new_rooms: guard::AddressLimiter,
+    sockets: guard::AddressLimiter,
 }
 
 impl std::fmt::Debug for Online {
@@ -59,12 +95,33 @@ impl std::fmt::Debug for Online {
 }
 
 impl Online {
-    /// Online play on `rooms`; a silent page is let go after `idle`.
-    pub fn new(rooms: Arc<Rooms>, idle: Duration) -> Arc<Online> {
+    /// Online play on `rooms`, within `limits`.
+    pub fn new(rooms: Arc<Rooms>, limits: OnlineLimits) -> Arc<Online> {
+        let minute = Duration::from_secs(60);
         Arc::new(Online {
             rooms,
             conns: AtomicU64::new(0),
-            idle,
+            players: guard::AddressLimiter::new(limits.players_per_minute, minute),
+            new_rooms: guard::AddressLimiter::new(limits.rooms_per_minute, minute),
+            sockets: guard::AddressLimiter::new(limits.sockets_per_minute, minute),
+            limits,
+        })
+    }
+
+    /// The answer to give when the client of a request (by `peer` and `headers`) may not do
+    /// one more of what `limiter` counts; `None` when it may.
+    fn over_limit(
+        &self,
+        limiter: &guard::AddressLimiter,
+        peer: Option<guard::PeerAddress>,
+        headers: &HeaderMap,
+    ) -> Option<Response> {
+        let address = self.limits.origins.client(peer, headers)?;
+        (!limiter.allow(address)).then(|| {
+            error(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too many requests from your address: wait a minute",
+            )
         })
     }
 }
@@ -80,7 +137,23 @@ pub fn routes(online: Arc<Online>) -> Router {
         .route("/online/lobby", get(lobby))
         .route("/online/ws", get(room_socket))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&online),
+            same_origin_only,
+        ))
         .with_state(online)
+}
+
+/// Refuses a request whose page comes from another site.
+async fn same_origin_only(
+    State(online): State<Arc<Online>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    match online.limits.origins.refusal(request.headers()) {
+        Some(reason) => error(StatusCode::FORBIDDEN, reason),
+        None => next.run(request).await,
+    }
 }
 
 /// An error as an HTTP answer: its status and `{"error": words}`.
@@ -119,7 +192,15 @@ struct NewPlayer {
 }
 
 /// `POST /api/token`: a new player; their key is shown this once.
-async fn new_player(State(online): State<Arc<Online>>, body: Option<Json<NewPlayer>>) -> Response {
+async fn new_player(
+    State(online): State<Arc<Online>>,
+    peer: Option<axum::Extension<guard::PeerAddress>>,
+    headers: HeaderMap,
+    body: Option<Json<NewPlayer>>,
+) -> Response {
+    if let Some(answer) = online.over_limit(&online.players, peer.map(|p| p.0), &headers) {
+        return answer;
+    }
     let Some(Json(body)) = body else {
         return error(StatusCode::BAD_REQUEST, "send {\"name\": \"...\"} as JSON");
     };
@@ -256,9 +337,19 @@ async fn games_of(State(online): State<Arc<Online>>, Path(id): Path<String>) -> 
 /// game's id, which is also the invitation.
 async fn create_room(
     State(online): State<Arc<Online>>,
+    peer: Option<axum::Extension<guard::PeerAddress>>,
     headers: HeaderMap,
     body: Option<Json<RoomSettings>>,
 ) -> Response {
+    if let Some(answer) = online.over_limit(&online.new_rooms, peer.map(|p| p.0), &headers) {
+        return answer;
+    }
+    if online.rooms.len() >= online.limits.max_rooms {
+        return error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the server has as many rooms open as it can take: try again later",
+        );
+    }
     let player = match bearer(&online, &headers).await {
         Ok(p) => p,
         Err(answer) => return answer,
@@ -311,8 +402,13 @@ struct RoomQuery {
 async fn room_socket(
     upgrade: WebSocketUpgrade,
     State(online): State<Arc<Online>>,
+    peer: Option<axum::Extension<guard::PeerAddress>>,
+    headers: HeaderMap,
     Query(query): Query<RoomQuery>,
 ) -> Response {
+    if let Some(answer) = online.over_limit(&online.sockets, peer.map(|p| p.0), &headers) {
+        return answer;
+    }
     let Some(inputs) = online.rooms.find(&query.game) else {
         return error(StatusCode::NOT_FOUND, "no such live game");
     };
@@ -362,6 +458,7 @@ async fn room_pump(
     let (reply, answer) = oneshot::channel();
     let attach = RoomInput::Attach {
         conn,
+        max_spectators: online.limits.max_spectators,
         seat,
         after,
         updates: updates_tx,
@@ -387,7 +484,8 @@ async fn room_pump(
     let (mut window, mut used) = (Instant::now(), 0u32);
     let mut lag = Duration::ZERO;
     let mut pinged: Option<Instant> = None;
-    let mut pings = tokio::time::interval(Duration::from_secs(2).min(online.idle / 4));
+    let idle = online.limits.idle;
+    let mut pings = tokio::time::interval(Duration::from_secs(2).min(idle / 4));
     let mut last_heard = Instant::now();
     loop {
         tokio::select! {
@@ -440,7 +538,7 @@ async fn room_pump(
                 None => break,
             },
             _ = pings.tick() => {
-                if last_heard.elapsed() > online.idle {
+                if last_heard.elapsed() > idle {
                     break;
                 }
                 pinged = Some(Instant::now());

@@ -40,6 +40,8 @@ pub enum RoomInput {
     Attach {
         /// The page's connection.
         conn: u64,
+        /// Spectators the room takes at most.
+        max_spectators: usize,
         /// The hash of the seat secret the page showed.
         seat: Option<SecretHash>,
         /// The epoch and number of the last event the page saw.
@@ -455,6 +457,7 @@ impl Room {
     fn attach(
         &mut self,
         conn: u64,
+        max_spectators: usize,
         seat: Option<SecretHash>,
         after: Option<(u64, u64)>,
         updates: mpsc::Sender<RoomUpdate>,
@@ -472,6 +475,11 @@ impl Room {
                     .ok_or("that is not a seat of this game")?,
             ),
         };
+        if side.is_none()
+            && self.conns.values().filter(|c| c.side.is_none()).count() >= max_spectators
+        {
+            return Err("this game has as many spectators as it can take".into());
+        }
         let was_present = side.is_some_and(|s| self.present(s));
         // What it missed, or the whole room.
         let missed = match (after, &self.referee) {
@@ -529,8 +537,8 @@ impl Room {
             tokio::select! {
                 input = inputs.recv() => match input {
                     None => break,
-                    Some(RoomInput::Attach { conn, seat, after, updates, reply }) => {
-                        let _ = reply.send(self.attach(conn, seat, after, updates));
+                    Some(RoomInput::Attach { conn, max_spectators, seat, after, updates, reply }) => {
+                        let _ = reply.send(self.attach(conn, max_spectators, seat, after, updates));
                     }
                     Some(RoomInput::Detach { conn }) => self.detach(conn),
                     Some(RoomInput::Request { conn, request, lag }) => {
