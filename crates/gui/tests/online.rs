@@ -249,6 +249,22 @@ async fn two_players_play_a_rated_game_and_a_spectator_sees_every_move() {
     assert_eq!(games[0]["reason"], "resignation");
     let (_, lobby) = call(address, "GET", "/online/lobby", "", None).await;
     assert_eq!(lobby["playing"], 0, "{lobby}");
+    // The record, for the review and to save: KIF and CSA with the players and the end.
+    let (_, record) = call(
+        address,
+        "GET",
+        &format!("/online/games/{}", t.game),
+        "",
+        None,
+    )
+    .await;
+    assert_eq!(record["result"], "1-0");
+    assert_eq!(record["moves"], json!(OPENING));
+    let kif = record["kif"].as_str().unwrap();
+    assert!(kif.contains("先手：alice") && kif.contains("投了"), "{kif}");
+    assert!(record["csa"].as_str().unwrap().contains("%TORYO"));
+    let (missing, _) = call(address, "GET", "/online/games/nosuchgame", "", None).await;
+    assert_eq!(missing, 404);
 }
 
 #[tokio::test(flavor = "multi_thread")]

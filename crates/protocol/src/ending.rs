@@ -58,6 +58,33 @@ impl Ending {
         }
     }
 
+    /// The ending whose [`Ending::reason`] is `reason` and whose winner is `winner`, for an
+    /// ending kept as those two (the online store): every ending that does not quote an
+    /// engine's words. `None` for any other text.
+    pub fn from_reason(reason: &str, winner: Option<Color>) -> Option<Ending> {
+        let loser = winner.map(|w| !w).unwrap_or(Color::Sente);
+        let win = |reason| winner.map(|winner| Ending::Rules(Outcome::Win { winner, reason }));
+        let draw = |reason| Some(Ending::Rules(Outcome::Draw { reason }));
+        [
+            Some(Ending::Resignation(loser)),
+            Some(Ending::Time(loser)),
+            Some(Ending::Abandoned(loser)),
+            Some(Ending::DrawAgreed),
+            Some(Ending::Aborted),
+            Some(Ending::NoStart),
+            win(WinReason::Checkmate),
+            win(WinReason::NoLegalMoves),
+            win(WinReason::Repetition),
+            win(WinReason::PerpetualCheck),
+            draw(DrawReason::Repetition),
+            draw(DrawReason::MutualPerpetualCheck),
+            draw(DrawReason::PlyLimit),
+        ]
+        .into_iter()
+        .flatten()
+        .find(|e| e.reason() == reason && e.winner() == winner)
+    }
+
     /// Whether the game counts: an aborted or unplayed game has no result and rates no one.
     pub fn has_result(&self) -> bool {
         !matches!(self, Ending::Aborted | Ending::NoStart)
@@ -198,6 +225,31 @@ mod tests {
             Ending::Resignation(Color::Sente).kif_summary(12),
             "まで12手で後手の勝ち（resignation）"
         );
+    }
+
+    #[test]
+    fn an_ending_comes_back_from_its_reason_and_winner() {
+        let endings = [
+            Ending::Resignation(Color::Gote),
+            Ending::Time(Color::Sente),
+            Ending::DrawAgreed,
+            Ending::Aborted,
+            Ending::NoStart,
+            Ending::Abandoned(Color::Gote),
+            Ending::Rules(Outcome::Win {
+                winner: Color::Gote,
+                reason: WinReason::Repetition,
+            }),
+            Ending::Rules(Outcome::Draw {
+                reason: DrawReason::PlyLimit,
+            }),
+        ];
+        for ending in endings {
+            let back = Ending::from_reason(&ending.reason(), ending.winner());
+            assert_eq!(back.as_ref(), Some(&ending));
+        }
+        assert_eq!(Ending::from_reason("nonsense", None), None);
+        assert_eq!(Ending::from_reason("resignation", None), None);
     }
 
     #[test]

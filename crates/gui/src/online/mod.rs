@@ -135,6 +135,7 @@ pub fn routes(online: Arc<Online>) -> Router {
         .route("/online/rooms", post(create_room))
         .route("/online/rooms/{id}/join", post(join_room))
         .route("/online/lobby", get(lobby))
+        .route("/online/games/{id}", get(game_record))
         .route("/online/ws", get(room_socket))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn_with_state(
@@ -331,6 +332,64 @@ async fn games_of(State(online): State<Arc<Online>>, Path(id): Path<String>) -> 
             "the server cannot read games now",
         ),
     }
+}
+
+/// `GET /online/games/{id}`: a game as stored, live or over: its players, moves, ending,
+/// and its record as KIF and CSA (for the board's review, and to save).
+async fn game_record(State(online): State<Arc<Online>>, Path(id): Path<String>) -> Response {
+    if id.len() > 32 {
+        return error(StatusCode::NOT_FOUND, "no such game");
+    }
+    let found = online.rooms.store().run(move |s| s.game(&id)).await;
+    let game = match found {
+        Ok(Ok(Some(game))) => game,
+        Ok(Ok(None)) => return error(StatusCode::NOT_FOUND, "no such game"),
+        Ok(Err(e)) => {
+            log::error!("cannot read a game: {e}");
+            return error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the server cannot read games now",
+            );
+        }
+        Err(e) => return error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+    };
+    let ending = game
+        .result
+        .as_ref()
+        .and_then(|r| gogo_protocol::Ending::from_reason(&r.reason, r.winner));
+    let names = [0, 1].map(|i| game.seats[i].name.clone());
+    let record = &game.game;
+    let kif = gogo_rules::kif::write_kif(
+        record.start(),
+        record.moves(),
+        &gogo_rules::kif::KifInfo {
+            sente: names[0].clone(),
+            gote: names[1].clone(),
+            ending: ending.as_ref().map(|e| e.kif_word().to_string()),
+            summary: ending.as_ref().map(|e| e.kif_summary(record.moves().len())),
+            comments: Vec::new(),
+        },
+    );
+    let csa = gogo_rules::csa::write_csa(
+        record.start(),
+        record.moves(),
+        &names[0],
+        &names[1],
+        ending.as_ref().map(gogo_protocol::Ending::csa_word),
+    );
+    Json(serde_json::json!({
+        "id": game.id,
+        "names": names,
+        "players": [game.seats[0].player.clone(), game.seats[1].player.clone()],
+        "start": record.start().to_sfen(),
+        "moves": record.moves().iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "result": ending.as_ref().map(|e| e.result()),
+        "reason": game.result.as_ref().map(|r| r.reason.clone()),
+        "created_ms": game.created_ms,
+        "kif": kif,
+        "csa": csa,
+    }))
+    .into_response()
 }
 
 /// `POST /online/rooms`: a new room; the host's seat secret (for the host alone) and the

@@ -277,6 +277,8 @@ pub struct RoomView {
     pub moves: Vec<String>,
     /// The position now, SFEN.
     pub sfen: String,
+    /// The legal moves now, USI (empty unless the game is being played).
+    pub legal: Vec<String>,
     /// Sente's and Gote's main time left, ms, as of now (0 without a clock).
     pub clocks_ms: [u64; 2],
     /// The side whose clock runs.
@@ -382,6 +384,10 @@ pub enum RoomUpdate {
         number: u64,
         /// What changed.
         event: EventView,
+        /// The position now, SFEN (after the last of the events sent together).
+        sfen: String,
+        /// The legal moves now, USI (empty once the game is over).
+        legal: Vec<String>,
     },
     /// A player's page came or went.
     Presence {

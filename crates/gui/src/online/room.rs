@@ -228,6 +228,7 @@ impl Room {
             start: start.to_sfen(),
             moves: Vec::new(),
             sfen: start.to_sfen(),
+            legal: Vec::new(),
             clocks_ms: [0; 2],
             running: None,
             draw_offer: None,
@@ -244,6 +245,7 @@ impl Room {
             status: if ending.is_some() { "over" } else { "playing" },
             moves: game.moves().iter().map(ToString::to_string).collect(),
             sfen: game.position().to_sfen(),
+            legal: self.position_now().1,
             clocks_ms: referee.clocks_at(now).map(|d| d.as_millis() as u64),
             running: referee
                 .clock_running()
@@ -253,6 +255,25 @@ impl Room {
             result: ending.map(Ending::result),
             reason: ending.map(Ending::reason),
             ..base
+        }
+    }
+
+    /// The position now and its legal moves (none unless the game is being played).
+    fn position_now(&self) -> (String, Vec<String>) {
+        match &self.referee {
+            None => (self.rules.start_position().to_sfen(), Vec::new()),
+            Some(referee) => {
+                let position = referee.game().position();
+                let legal = match referee.ending() {
+                    Some(_) => Vec::new(),
+                    None => position
+                        .legal_moves()
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect(),
+                };
+                (position.to_sfen(), legal)
+            }
         }
     }
 
@@ -274,10 +295,13 @@ impl Room {
 
     fn broadcast_events(&mut self, events: &[Event]) {
         for event in events {
+            let (sfen, legal) = self.position_now();
             let update = RoomUpdate::Event {
                 epoch: self.epoch,
                 number: event.number,
                 event: EventView::from(&event.kind),
+                sfen,
+                legal,
             };
             self.broadcast(|_| update.clone());
         }
@@ -489,10 +513,15 @@ impl Room {
         let first: Vec<RoomUpdate> = match missed {
             Some(events) => events
                 .iter()
-                .map(|e| RoomUpdate::Event {
-                    epoch: self.epoch,
-                    number: e.number,
-                    event: EventView::from(&e.kind),
+                .map(|e| {
+                    let (sfen, legal) = self.position_now();
+                    RoomUpdate::Event {
+                        epoch: self.epoch,
+                        number: e.number,
+                        event: EventView::from(&e.kind),
+                        sfen,
+                        legal,
+                    }
                 })
                 .collect(),
             None => vec![RoomUpdate::Room(Box::new(self.view(side)))],
