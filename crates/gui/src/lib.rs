@@ -58,7 +58,7 @@ const MODULES: [(&str, &str); 11] = [
 ];
 /// The characters the page draws, cut from Noto Serif JP (OFL; `scripts/make-piece-font.sh`),
 /// so that the pieces read on machines without CJK fonts.
-const PIECE_FONT: &[u8] = include_bytes!("../static/pieces.woff2");
+pub(crate) const PIECE_FONT: &[u8] = include_bytes!("../static/pieces.woff2");
 
 /// Engine events waiting for a session (see [`EngineHandle::spawn`]).
 const ENGINE_EVENTS: usize = 256;

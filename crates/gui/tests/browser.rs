@@ -64,7 +64,11 @@ impl Browser {
             assert!(Instant::now() < deadline, "chromedriver did not start");
             std::thread::sleep(Duration::from_millis(100));
         }
-        let profile = std::env::temp_dir().join(format!("gogo-chromium-{}", std::process::id()));
+        // Each browser its own profile: its own storage, as two people's browsers.
+        static PROFILES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = PROFILES.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let profile =
+            std::env::temp_dir().join(format!("gogo-chromium-{}-{n}", std::process::id()));
         let capabilities = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
             "goog:chromeOptions": {"binary": CHROMIUM, "args": [
@@ -1746,4 +1750,191 @@ fn puzzles_and_explorer_in_a_short_laptop_window() {
 )]
 fn puzzles_and_explorer_on_a_phone() {
     puzzles_and_explorer_in_a_window((390, 844));
+}
+
+/// A server with online play (its database in memory), on a thread of its own; its base
+/// address.
+fn start_online_server() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap();
+    listener.set_nonblocking(true).unwrap();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        runtime.block_on(async move {
+            use gogo_gui::online::{rooms::Rooms, writer::StoreHandle, Online};
+            let rooms = Rooms::new(StoreHandle::open(None).unwrap());
+            let config = Config {
+                online: Some(Online::new(rooms, Default::default())),
+                ..Config::new(EngineSpec::new("/bin/sh"), address)
+            };
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            gogo_gui::serve(listener, config).await.unwrap();
+        });
+    });
+    format!("http://{address}")
+}
+
+/// In a browser at `base`, a new player named `name` on the online page.
+fn online_player(base: &str, size: (u32, u32), name: &str) -> Browser {
+    let browser = Browser::start(size);
+    browser.open(&format!("{base}/online"));
+    browser.wait(
+        "return !document.getElementById('name-panel').hidden;",
+        "the name form",
+    );
+    browser.type_text("#name", name);
+    browser.click("#name-form button");
+    browser.wait(
+        "return !document.getElementById('lobby-panel').hidden;",
+        "the lobby",
+    );
+    browser
+}
+
+/// Clicks `usi` (a board move) on the online board.
+fn online_move(browser: &Browser, usi: &str) {
+    let before = browser.script("return window.gogoOnline.room.moves.length;");
+    browser.click(&format!("#board .cell[data-square='{}']", &usi[..2]));
+    browser.click(&format!("#board .cell[data-square='{}']", &usi[2..4]));
+    browser.wait(
+        &format!("return window.gogoOnline.room.moves.length === {before} + 1;"),
+        "the move played",
+    );
+}
+
+/// Issue 55's path for two people: one creates a rated room with a clock in a laptop's
+/// window and sends the link; the other, on a phone, joins from it; a third browser
+/// watches. Moves by clicks on both boards; a reload mid-game returns to the seat with the
+/// clock as it was; a page that goes away shows as disconnected to the other and comes back;
+/// a resignation ends it for everyone, both ratings move, and the game is in "my games".
+#[test]
+#[cfg_attr(
+    not(has_browser),
+    ignore = "no /usr/bin/chromium and /usr/bin/chromedriver (scripts/gui-e2e.sh installs them)"
+)]
+fn two_people_play_online_in_two_browsers() {
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let base = start_online_server();
+    let alice = online_player(&base, (1280, 800), "alice <b>A</b>");
+    alice.script("document.getElementById('clock').selectedIndex = 2; document.getElementById('color').value = 'sente'; document.getElementById('rated').checked = true;");
+    alice.click("#create");
+    alice.wait(
+        "return !document.getElementById('invite').hidden;",
+        "the invitation",
+    );
+    let link = alice.script("return document.getElementById('invite-link').value;");
+    let link = link.as_str().unwrap().to_string();
+    assert!(link.starts_with(&format!("{base}/online#game=")), "{link}");
+    // The room shows in the lobby of someone else, who joins it from the link on a phone.
+    let bob = online_player(&base, (390, 844), "bob");
+    bob.wait(
+        "return document.getElementById('lobby').textContent.includes('alice <b>A</b>');",
+        "the room in the lobby",
+    );
+    assert_eq!(
+        bob.script("return document.querySelector('#lobby b');"),
+        Value::Null,
+        "a name was read as markup"
+    );
+    bob.open(&link);
+    bob.wait(
+        "return !document.getElementById('join').hidden;",
+        "the join button",
+    );
+    bob.click("#join-button");
+    for b in [&alice, &bob] {
+        b.wait(
+            "return window.gogoOnline.room && window.gogoOnline.room.status === 'playing';",
+            "the game",
+        );
+    }
+    bob.wait(
+        "return window.gogoOnline.room.you === 'gote';",
+        "bob in his seat",
+    );
+    let carol = online_player(&base, (800, 800), "carol");
+    carol.open(&link);
+    carol.wait(
+        "return window.gogoOnline.room && window.gogoOnline.room.status === 'playing';",
+        "the watched game",
+    );
+    assert_eq!(
+        carol.script("return window.gogoOnline.room.you;"),
+        Value::Null
+    );
+
+    for (ply, usi) in ["2e3d", "4a3b", "3d2c", "3b2c"].iter().enumerate() {
+        std::thread::sleep(Duration::from_millis(300));
+        online_move(if ply % 2 == 0 { &alice } else { &bob }, usi);
+    }
+    for b in [&alice, &bob, &carol] {
+        b.wait(
+            "return window.gogoOnline.room.moves.length === 4;",
+            "every board",
+        );
+    }
+    // Bob reloads: back in his seat, his clock as it was (not refilled).
+    let clocks = |b: &Browser| b.script("return window.gogoOnline.room.clocks_ms;");
+    let before = clocks(&bob);
+    bob.script("window.gogoOnline.reloading = true; location.reload();");
+    bob.wait(
+        "return !!window.gogoOnline && !window.gogoOnline.reloading;",
+        "the reloaded page",
+    );
+    bob.wait(
+        "return window.gogoOnline.room && window.gogoOnline.room.moves.length === 4;",
+        "the game after a reload",
+    );
+    assert_eq!(bob.script("return window.gogoOnline.room.you;"), "gote");
+    // Gote's clock, charged for its second move (and given its increment), stands as it
+    // was; a refilled clock would read 3:00 again.
+    let after = clocks(&bob);
+    assert_eq!(after[1], before[1], "{before} {after}");
+    assert_ne!(after[1], 180_000, "refilled: {after}");
+    // Bob's page goes away: Alice sees him disconnected; he comes back.
+    bob.open("about:blank");
+    alice.wait(
+        "return document.getElementById('name-top').textContent.includes('disconnected');",
+        "the opponent shown disconnected",
+    );
+    bob.open(&link);
+    alice.wait(
+        "return !document.getElementById('name-top').textContent.includes('disconnected');",
+        "the opponent back",
+    );
+    bob.wait(
+        "return window.gogoOnline.room && window.gogoOnline.room.you === 'gote';",
+        "the seat again",
+    );
+    online_move(&alice, "1e2e");
+    carol.wait(
+        "return window.gogoOnline.room.moves.length === 5;",
+        "the spectator sees the move",
+    );
+    // Bob resigns: everyone sees the end; both ratings moved; it is in Alice's games.
+    bob.script("window.confirm = () => true;");
+    bob.click("#resign");
+    for b in [&alice, &bob, &carol] {
+        b.wait(
+            "return window.gogoOnline.room.status === 'over';",
+            "the end",
+        );
+    }
+    assert_eq!(alice.script("return window.gogoOnline.room.result;"), "1-0");
+    alice.wait("return window.gogoOnline.room.seats[0].rating > 1500 && window.gogoOnline.room.seats[1].rating < 1500;", "the ratings");
+    alice.wait("return !document.getElementById('record').hidden && document.getElementById('kif').value.includes('投了');", "the record");
+    alice.open(&format!("{base}/online"));
+    alice.wait(
+        "return document.getElementById('my-games').textContent.includes('won (resignation)');",
+        "my games",
+    );
+    if let Ok(dir) = std::env::var("GOGO_SCREENSHOTS") {
+        bob.open(&link);
+        bob.wait(
+            "return window.gogoOnline.room && window.gogoOnline.room.status === 'over';",
+            "the finished game",
+        );
+        bob.screenshot(&PathBuf::from(&dir).join("online-phone.png"));
+        alice.screenshot(&PathBuf::from(dir).join("online-lobby.png"));
+    }
 }

@@ -383,6 +383,17 @@ async fn abort_draw_and_takeback_go_through_both_seats() {
         send(page, json!({"type": "move", "ply": ply, "usi": usi})).await;
         next(&mut s, "event", moved(ply)).await;
     }
+    // Gote's page goes and comes back: Sente is told both.
+    drop(g);
+    let gone = next(&mut s, "presence", |_| true).await;
+    assert_eq!(
+        (gone["side"].clone(), gone["present"].clone()),
+        (json!("gote"), json!(false))
+    );
+    let mut g = socket(address, &t.game, &t.seats[1]).await;
+    next(&mut g, "room", |_| true).await;
+    let back = next(&mut s, "presence", |_| true).await;
+    assert_eq!(back["present"], true);
     send(&mut s, json!({"type": "abort"})).await;
     let refused = next(&mut s, "refused", |_| true).await;
     assert!(

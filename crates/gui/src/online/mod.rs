@@ -126,9 +126,47 @@ impl Online {
     }
 }
 
+/// The online page, its style and script (the pieces' font is the board's).
+const PAGE: &str = include_str!("../../static/online.html");
+const STYLE: &str = include_str!("../../static/online.css");
+const SCRIPT: &str = include_str!("../../static/js/online.js");
+/// What the online page may load: only from this server, no inline script or style, and
+/// no framing by other sites.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+     font-src 'self'; connect-src 'self' ws: wss:; img-src 'self' blob: data:; frame-ancestors 'none'; \
+     base-uri 'none'; form-action 'self'";
+
+fn asset(kind: &'static str, body: impl IntoResponse) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
 /// The online routes.
 pub fn routes(online: Arc<Online>) -> Router {
     Router::new()
+        .route(
+            "/online",
+            get(|| async { asset("text/html; charset=utf-8", PAGE) }),
+        )
+        .route(
+            "/online/online.css",
+            get(|| async { asset("text/css", STYLE) }),
+        )
+        .route(
+            "/online/online.js",
+            get(|| async { asset("text/javascript", SCRIPT) }),
+        )
+        .route(
+            "/online/pieces.woff2",
+            get(|| async { asset("font/woff2", crate::PIECE_FONT) }),
+        )
         .route("/api/token", post(new_player))
         .route("/api/account", get(account))
         .route("/api/games/user/{id}", get(games_of))
@@ -382,6 +420,7 @@ async fn game_record(State(online): State<Arc<Online>>, Path(id): Path<String>) 
         "names": names,
         "players": [game.seats[0].player.clone(), game.seats[1].player.clone()],
         "start": record.start().to_sfen(),
+        "sfen": record.position().to_sfen(),
         "moves": record.moves().iter().map(ToString::to_string).collect::<Vec<_>>(),
         "result": ending.as_ref().map(|e| e.result()),
         "reason": game.result.as_ref().map(|r| r.reason.clone()),

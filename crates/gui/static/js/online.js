@@ -1,0 +1,433 @@
+// The online page: a name, the lobby (rooms waiting, a room to create, my games), and a
+// room's game. The server judges everything; this page draws what it says and sends what
+// the person asks. Every text a person typed is shown with textContent, never as markup.
+
+const $ = (id) => document.getElementById(id);
+const STORE = { player: "gogo.online.player", seats: "gogo.online.seats" };
+const KANJI = { K: "玉", G: "金", S: "銀", B: "角", R: "飛", P: "歩", "+S": "全", "+B": "馬", "+R": "龍", "+P": "と" };
+const CLOCKS = [
+  ["none", { kind: "none" }],
+  ["1+1", { kind: "fischer", main_ms: 60000, increment_ms: 1000 }],
+  ["3+2", { kind: "fischer", main_ms: 180000, increment_ms: 2000 }],
+  ["5+3", { kind: "fischer", main_ms: 300000, increment_ms: 3000 }],
+  ["1|10 byoyomi", { kind: "byoyomi", main_ms: 60000, byoyomi_ms: 10000 }],
+  ["3|10 byoyomi", { kind: "byoyomi", main_ms: 180000, byoyomi_ms: 10000 }],
+  ["30 s a move", { kind: "per_turn", turn_ms: 30000 }],
+  ["60 s a move", { kind: "per_turn", turn_ms: 60000 }],
+];
+
+// What the page knows: the player, the room it shows, and the selection on the board.
+const online = window.gogoOnline = {
+  player: null, game: null, room: null, socket: null, epoch: null, event: null,
+  selected: null, receivedAt: 0, messages: 0,
+};
+
+function load(key, fallback) {
+  try { return JSON.parse(localStorage.getItem(key)) ?? fallback; } catch (e) { return fallback; }
+}
+function seats() { return load(STORE.seats, {}); }
+function seatOf(game) { return seats()[game] || null; }
+function keepSeat(game, seat) { const s = seats(); s[game] = seat; localStorage.setItem(STORE.seats, JSON.stringify(s)); }
+
+async function api(method, path, body) {
+  const headers = { "Content-Type": "application/json" };
+  if (online.player) headers.Authorization = `Bearer ${online.player.token}`;
+  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const json = await response.json().catch(() => null);
+  if (!response.ok) throw new Error((json && json.error) || `${response.status}`);
+  return json;
+}
+
+function show(panel) {
+  for (const id of ["name-panel", "lobby-panel", "game-panel"]) $(id).hidden = id !== panel;
+}
+
+// --- name and lobby ------------------------------------------------------------------------
+
+async function start() {
+  online.player = load(STORE.player, null);
+  for (const [name, clock] of CLOCKS) {
+    const option = document.createElement("option");
+    option.textContent = name;
+    option.value = JSON.stringify(clock);
+    $("clock").append(option);
+  }
+  $("name-form").onsubmit = async (e) => {
+    e.preventDefault();
+    try {
+      const made = await api("POST", "/api/token", { name: $("name").value });
+      online.player = { token: made.token, id: made.id, name: made.name };
+      localStorage.setItem(STORE.player, JSON.stringify(online.player));
+      route();
+    } catch (err) { $("name-error").textContent = err.message; }
+  };
+  $("room-form").onsubmit = createRoom;
+  $("copy-invite").onclick = () => { $("invite-link").select(); navigator.clipboard && navigator.clipboard.writeText($("invite-link").value).catch(() => {}); };
+  $("cancel-room").onclick = () => send({ type: "cancel" });
+  $("join-button").onclick = join;
+  $("resign").onclick = () => { if (confirm("Resign this game?")) send({ type: "resign" }); };
+  $("draw").onclick = () => send({ type: "offer_draw" });
+  $("takeback").onclick = () => send({ type: "propose_takeback" });
+  $("abort").onclick = () => send({ type: "abort" });
+  window.addEventListener("hashchange", route);
+  // A page kept in the back-forward cache would keep its seat's socket open: the opponent
+  // must see it leave, and find it back when it is shown again.
+  window.addEventListener("pagehide", closeSocket);
+  window.addEventListener("pageshow", (e) => { if (e.persisted && online.game) connect(); });
+  setInterval(tick, 200);
+  route();
+}
+
+function route() {
+  if (!online.player) { show("name-panel"); return; }
+  $("me").textContent = online.player.name;
+  const game = new URLSearchParams(location.hash.slice(1)).get("game");
+  if (game) openGame(game); else openLobby();
+}
+
+async function openLobby() {
+  closeSocket();
+  online.game = null;
+  show("lobby-panel");
+  await refreshLobby();
+  try {
+    const games = await api("GET", `/api/games/user/${encodeURIComponent(online.player.id)}`);
+    const list = $("my-games");
+    list.replaceChildren();
+    for (const g of games) {
+      const li = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = `#game=${encodeURIComponent(g.id)}`;
+      link.textContent = `${g.names[0] || "?"} – ${g.names[1] || "?"}`;
+      const side = g.players[0] === online.player.id ? "sente" : "gote";
+      const outcome = g.reason === null ? "in play" : g.winner === null ? `no winner (${g.reason})` : g.winner === side ? `won (${g.reason})` : `lost (${g.reason})`;
+      li.append(link, document.createTextNode(` · ${g.plies} plies · ${outcome}`));
+      list.append(li);
+    }
+  } catch (err) { /* the list waits for the next visit */ }
+}
+
+async function refreshLobby() {
+  if (online.game) return;
+  try {
+    const lobby = await api("GET", "/online/lobby");
+    $("counts").textContent = `(${lobby.waiting.length} waiting, ${lobby.playing} playing)`;
+    const list = $("lobby");
+    list.replaceChildren();
+    for (const room of lobby.waiting) {
+      const li = document.createElement("li");
+      const clock = CLOCKS.find(([, c]) => JSON.stringify(c) === JSON.stringify(room.settings.clock));
+      li.textContent = `${room.host} (${room.rating}) · ${room.settings.rules} · ${clock ? clock[0] : "clock"} · ${room.settings.rated ? "rated" : "casual"} `;
+      const button = document.createElement("button");
+      button.textContent = "Join";
+      button.onclick = () => { location.hash = `game=${encodeURIComponent(room.id)}`; };
+      li.append(button);
+      list.append(li);
+    }
+  } catch (err) { $("counts").textContent = "(the lobby cannot be read now)"; }
+}
+setInterval(refreshLobby, 2000);
+
+async function createRoom(e) {
+  e.preventDefault();
+  const settings = {
+    rules: $("rules").value,
+    clock: JSON.parse($("clock").value),
+    color: $("color").value,
+    rated: $("rated").checked,
+    max_plies: Number($("max-plies").value) || 0,
+    show_legal: $("show-legal").checked,
+    alternate: $("alternate").checked,
+  };
+  try {
+    const room = await api("POST", "/online/rooms", settings);
+    keepSeat(room.id, room.seat);
+    location.hash = `game=${encodeURIComponent(room.id)}`;
+  } catch (err) { $("room-error").textContent = err.message; }
+}
+
+async function join() {
+  try {
+    const joined = await api("POST", `/online/rooms/${encodeURIComponent(online.game)}/join`);
+    keepSeat(online.game, joined.seat);
+    // Now a player, not a spectator: the whole room again, as the seat sees it.
+    closeSocket();
+    online.epoch = online.event = null;
+    connect();
+  } catch (err) { $("message").textContent = err.message; }
+}
+
+// --- a room ------------------------------------------------------------------------------
+
+function openGame(game) {
+  if (online.game !== game) {
+    closeSocket();
+    online.game = game;
+    online.room = null;
+    online.epoch = online.event = null;
+  }
+  show("game-panel");
+  if (!online.socket) connect();
+}
+
+function closeSocket() {
+  if (online.socket) { const s = online.socket; online.socket = null; s.close(); }
+}
+
+function connect() {
+  const seat = seatOf(online.game) || "";
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  let url = `${scheme}://${location.host}/online/ws?game=${encodeURIComponent(online.game)}&seat=${encodeURIComponent(seat)}`;
+  if (online.epoch !== null) url += `&epoch=${online.epoch}&after=${online.event}`;
+  const socket = new WebSocket(url);
+  online.socket = socket;
+  socket.onopen = () => { $("connection").textContent = "connected"; };
+  socket.onclose = () => {
+    if (online.socket !== socket) return;
+    online.socket = null;
+    $("connection").textContent = "disconnected: reconnecting…";
+    if (online.room === null) { showRecord(); return; }
+    setTimeout(() => { if (online.game && !online.socket) connect(); }, 1000);
+  };
+  socket.onmessage = (message) => {
+    if (online.socket !== socket) return;
+    const update = JSON.parse(message.data);
+    online.messages += 1;
+    if (update.type === "room") onRoom(update);
+    else if (update.type === "event") onEvent(update);
+    else if (update.type === "presence") onPresence(update);
+    else if (update.type === "refused") $("message").textContent = update.message;
+  };
+}
+
+function send(request) {
+  $("message").textContent = "";
+  if (online.socket && online.socket.readyState === WebSocket.OPEN) online.socket.send(JSON.stringify(request));
+}
+
+function onRoom(room) {
+  online.room = room;
+  online.epoch = room.epoch;
+  online.event = room.event;
+  online.receivedAt = performance.now();
+  online.selected = null;
+  render();
+}
+
+function onEvent(update) {
+  const room = online.room;
+  if (!room) return;
+  online.epoch = update.epoch;
+  online.event = update.number;
+  const e = update.event;
+  const mover = room.moves.length % 2 === 0 ? "sente" : "gote";
+  switch (e.kind) {
+    case "moved":
+      room.moves.length = e.ply;
+      room.moves.push(e.usi);
+      room.clocks_ms = e.clocks_ms;
+      room.takeback_offer = null;
+      if (room.draw_offer !== mover) room.draw_offer = null;
+      break;
+    case "took_back": room.moves.length = e.plies; room.clocks_ms = e.clocks_ms; room.takeback_offer = null; room.draw_offer = null; break;
+    case "draw_offered": room.draw_offer = e.by; break;
+    case "draw_declined": room.draw_offer = null; break;
+    case "takeback_proposed": room.takeback_offer = e.by; break;
+    case "takeback_declined": room.takeback_offer = null; break;
+    case "ended": room.status = "over"; room.result = e.result; room.reason = e.reason; break;
+  }
+  room.sfen = update.sfen;
+  room.legal = update.legal;
+  const timed = room.settings.clock.kind !== "none";
+  room.running = timed && room.status === "playing" && room.moves.length >= 2 ? (room.moves.length % 2 === 0 ? "sente" : "gote") : null;
+  online.receivedAt = performance.now();
+  online.selected = null;
+  render();
+}
+
+function onPresence(update) {
+  const seat = online.room && online.room.seats[update.side === "sente" ? 0 : 1];
+  if (seat) seat.present = update.present;
+  render();
+}
+
+// --- drawing -------------------------------------------------------------------------------
+
+// The position of an SFEN: 25 squares from 5a (top left, as Sente sees it) and both hands.
+function parseSfen(sfen) {
+  const [board, , hands] = sfen.split(" ");
+  const squares = [];
+  for (const row of board.split("/")) {
+    let promoted = false;
+    for (const ch of row) {
+      if (ch === "+") { promoted = true; continue; }
+      if (/[0-9]/.test(ch)) { for (let i = 0; i < Number(ch); i++) squares.push(null); continue; }
+      const color = ch === ch.toUpperCase() ? "sente" : "gote";
+      squares.push({ kind: (promoted ? "+" : "") + ch.toUpperCase(), color });
+      promoted = false;
+    }
+  }
+  const hand = { sente: {}, gote: {} };
+  let count = "";
+  for (const ch of hands === "-" ? "" : hands) {
+    if (/[0-9]/.test(ch)) { count += ch; continue; }
+    hand[ch === ch.toUpperCase() ? "sente" : "gote"][ch.toUpperCase()] = Number(count || 1);
+    count = "";
+  }
+  return { squares, hand };
+}
+
+function squareName(index) { return `${5 - (index % 5)}${"abcde"[Math.floor(index / 5)]}`; }
+
+function clockText(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function render() {
+  const room = online.room;
+  if (!room) return;
+  const you = room.you;
+  const flipped = you === "gote";
+  const bottom = flipped ? 1 : 0;
+  const { squares, hand } = parseSfen(room.sfen);
+  const last = room.moves.length ? room.moves[room.moves.length - 1] : null;
+  const lastTo = last ? last.slice(2, 4) : null;
+  const myTurn = room.status === "playing" && you && (room.moves.length % 2 === 0 ? "sente" : "gote") === you;
+  const showLegal = room.settings.show_legal;
+  const targets = new Set(online.selected ? room.legal.filter((m) => m.startsWith(online.selected)).map((m) => m.slice(2, 4)) : []);
+  const board = $("board");
+  board.replaceChildren();
+  for (let n = 0; n < 25; n++) {
+    const index = flipped ? 24 - n : n;
+    const name = squareName(index);
+    const cell = document.createElement("div");
+    cell.className = "cell";
+    cell.dataset.square = name;
+    const piece = squares[index];
+    if (piece) {
+      const span = document.createElement("span");
+      span.className = "piece";
+      span.textContent = piece.kind === "K" && piece.color === "gote" ? "王" : KANJI[piece.kind];
+      cell.append(span);
+      if ((piece.color === "gote") !== flipped) cell.classList.add("gote");
+      if (piece.kind.startsWith("+")) cell.classList.add("promoted");
+    }
+    if (name === lastTo) cell.classList.add("last");
+    if (online.selected === name) cell.classList.add("selected");
+    if (showLegal && targets.has(name)) cell.classList.add("target");
+    cell.onclick = () => clickSquare(name, piece, myTurn);
+    board.append(cell);
+  }
+  for (const [place, side] of [["top", 1 - bottom], ["bottom", bottom]]) {
+    const color = side === 0 ? "sente" : "gote";
+    const seat = room.seats[side];
+    const label = $(`name-${place}`);
+    label.replaceChildren();
+    label.append(document.createTextNode(`${side === 0 ? "☗" : "☖"} `));
+    const name = document.createElement("span");
+    name.textContent = seat ? seat.name : "(waiting for an opponent)";
+    label.append(name);
+    if (seat) {
+      label.append(document.createTextNode(` ${seat.rating}${seat.provisional ? "?" : ""}`));
+      if (!seat.present && room.status === "playing") {
+        const away = document.createElement("span");
+        away.className = "absent";
+        away.textContent = " · disconnected";
+        label.append(away);
+      }
+    }
+    const handBox = $(`hand-${place}`);
+    handBox.replaceChildren();
+    for (const kind of ["R", "B", "G", "S", "P"]) {
+      const n = hand[color][kind];
+      if (!n) continue;
+      const button = document.createElement("button");
+      button.textContent = `${KANJI[kind]}${n > 1 ? n : ""}`;
+      button.dataset.drop = kind;
+      if (online.selected === `${kind}*`) button.classList.add("selected");
+      button.disabled = !(myTurn && color === you);
+      button.onclick = () => { online.selected = online.selected === `${kind}*` ? null : `${kind}*`; render(); };
+      handBox.append(button);
+    }
+  }
+  const over = room.status === "over";
+  $("status").textContent = room.status === "waiting" ? "Waiting for an opponent to join."
+    : over ? `${room.result} · ${room.reason}`
+    : myTurn ? "Your move." : you ? "Your opponent's move." : "Watching.";
+  const seated = !!you;
+  $("invite").hidden = !(room.status === "waiting" && seated);
+  $("invite-link").value = `${location.origin}/online#game=${room.id}`;
+  $("join").hidden = !(room.status === "waiting" && !seated);
+  $("actions").hidden = !(seated && room.status === "playing");
+  $("abort").hidden = room.moves.length >= 2;
+  const other = you === "sente" ? "gote" : "sente";
+  const offer = room.draw_offer === other ? "Your opponent offers a draw." : room.takeback_offer === other ? "Your opponent asks to take back a move." : null;
+  $("offer").hidden = !(seated && offer && !over);
+  $("offer-text").textContent = offer || "";
+  $("offer-yes").onclick = () => send({ type: room.draw_offer === other ? "offer_draw" : "propose_takeback" });
+  $("offer-no").onclick = () => send({ type: room.draw_offer === other ? "decline_draw" : "decline_takeback" });
+  const moves = $("moves");
+  moves.replaceChildren(...room.moves.map((m) => { const li = document.createElement("li"); li.textContent = m; return li; }));
+  if (over) showRecord();
+  tick();
+}
+
+function clickSquare(name, piece, myTurn) {
+  const room = online.room;
+  if (!myTurn) return;
+  if (online.selected) {
+    const from = online.selected;
+    const plain = `${from}${name}`;
+    const options = room.legal.filter((m) => m === plain || m === `${plain}+`);
+    if (options.length) {
+      const usi = options.length === 2 ? (confirm("Promote?") ? `${plain}+` : plain) : options[0];
+      online.selected = null;
+      send({ type: "move", ply: room.moves.length, usi });
+      render();
+      return;
+    }
+  }
+  online.selected = piece && piece.color === room.you ? (online.selected === name ? null : name) : null;
+  render();
+}
+
+function tick() {
+  const room = online.room;
+  if (!room || room.settings.clock.kind === "none") { $("clock-top").textContent = $("clock-bottom").textContent = ""; return; }
+  const bottom = room.you === "gote" ? 1 : 0;
+  const elapsed = performance.now() - online.receivedAt;
+  for (const [place, side] of [["top", 1 - bottom], ["bottom", bottom]]) {
+    const color = side === 0 ? "sente" : "gote";
+    const running = room.running === color;
+    let left = room.clocks_ms[side] - (running ? elapsed : 0);
+    const byo = room.settings.clock.byoyomi_ms || room.settings.clock.turn_ms || 0;
+    let text = clockText(left);
+    if (byo && left <= 0) text = `${clockText(Math.max(0, left + byo))} (byoyomi)`;
+    $(`clock-${place}`).textContent = text;
+    $(`clock-${place}`).classList.toggle("running", running);
+  }
+}
+
+async function showRecord() {
+  if (!online.game || !$("record").hidden) return;
+  try {
+    const record = await api("GET", `/online/games/${encodeURIComponent(online.game)}`);
+    if (!online.room) {
+      online.room = {
+        id: record.id, epoch: 0, event: 0, you: null, status: record.result ? "over" : "playing",
+        seats: record.names.map((name) => ({ name, rating: "", provisional: false, present: true })),
+        settings: { clock: { kind: "none" }, show_legal: false }, start: record.start, moves: record.moves,
+        sfen: record.sfen, legal: [], clocks_ms: [0, 0], running: null, draw_offer: null, takeback_offer: null,
+        result: record.result, reason: record.reason,
+      };
+    }
+    $("kif").value = record.kif;
+    $("kif-link").href = URL.createObjectURL(new Blob([record.kif], { type: "text/plain;charset=utf-8" }));
+    $("kif-link").download = `${record.id}.kif`;
+    $("record").hidden = false;
+    render();
+  } catch (err) { $("message").textContent = err.message; }
+}
+
+start();
