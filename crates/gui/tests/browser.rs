@@ -1923,6 +1923,21 @@ fn two_people_play_online_in_two_browsers() {
     assert_eq!(alice.script("return window.gogoOnline.room.result;"), "1-0");
     alice.wait("return window.gogoOnline.room.seats[0].rating > 1500 && window.gogoOnline.room.seats[1].rating < 1500;", "the ratings");
     alice.wait("return !document.getElementById('record').hidden && document.getElementById('kif').value.includes('投了');", "the record");
+    // A rematch, colours swapped: both follow it to their new seats.
+    bob.click("#rematch");
+    alice.wait(
+        "return document.getElementById('rematch-text').textContent.includes('wants a rematch');",
+        "the rematch request",
+    );
+    alice.click("#rematch");
+    alice.wait(
+        "return window.gogoOnline.room && window.gogoOnline.room.status === 'playing' && window.gogoOnline.room.you === 'gote';",
+        "alice as Gote in the rematch",
+    );
+    bob.wait(
+        "return window.gogoOnline.room && window.gogoOnline.room.status === 'playing' && window.gogoOnline.room.you === 'sente';",
+        "bob as Sente in the rematch",
+    );
     alice.open(&format!("{base}/online"));
     alice.wait(
         "return document.getElementById('my-games').textContent.includes('won (resignation)');",

@@ -265,6 +265,28 @@ async fn two_players_play_a_rated_game_and_a_spectator_sees_every_move() {
     assert!(record["csa"].as_str().unwrap().contains("%TORYO"));
     let (missing, _) = call(address, "GET", "/online/games/nosuchgame", "", None).await;
     assert_eq!(missing, 404);
+    // A rematch: asked by one, accepted by the other; colours swap (the room alternates);
+    // each gets its own new seat, the spectator none.
+    send(&mut pages[1], json!({"type": "rematch"})).await;
+    next(&mut pages[0], "rematch_offered", |v| v["by"] == "gote").await;
+    send(&mut pages[0], json!({"type": "rematch"})).await;
+    let mut new_seats = Vec::new();
+    for page in pages.iter_mut() {
+        let made = next(page, "rematch", |_| true).await;
+        new_seats.push(made["seat"].as_str().unwrap().to_string());
+        assert_ne!(made["game"], t.game.as_str());
+    }
+    assert_ne!(new_seats[0], new_seats[1]);
+    let made = next(&mut watcher, "rematch", |_| true).await;
+    assert!(made["seat"].is_null());
+    let game = made["game"].as_str().unwrap();
+    let mut alice = socket(address, game, &new_seats[0]).await;
+    let view = next(&mut alice, "room", |_| true).await;
+    assert_eq!(
+        (view["you"].clone(), view["status"].clone()),
+        (json!("gote"), json!("playing"))
+    );
+    assert_eq!(view["seats"][0]["name"], "bob");
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -218,6 +218,9 @@ pub enum RoomRequest {
     Abort,
     /// Before anyone joined: close the room (its host only).
     Cancel,
+    /// After the game: ask for another with the same settings (colours swapped if the room
+    /// alternates), or accept the opponent's request.
+    Rematch,
 }
 
 impl RoomRequest {
@@ -234,7 +237,7 @@ impl RoomRequest {
             RoomRequest::ProposeTakeback => Action::ProposeTakeback,
             RoomRequest::DeclineTakeback => Action::DeclineTakeback,
             RoomRequest::Abort => Action::Abort,
-            RoomRequest::Cancel => return None,
+            RoomRequest::Cancel | RoomRequest::Rematch => return None,
         })
     }
 }
@@ -287,6 +290,10 @@ pub struct RoomView {
     pub draw_offer: Option<Side>,
     /// A pending takeback request's side.
     pub takeback_offer: Option<Side>,
+    /// A pending rematch request's side.
+    pub rematch_offer: Option<Side>,
+    /// The game that follows this one, once both asked for a rematch.
+    pub next_game: Option<String>,
     /// The result (`1-0`, `0-1`, `1/2-1/2`, `*` for none), once over.
     pub result: Option<&'static str>,
     /// Why it ended, in words.
@@ -395,6 +402,19 @@ pub enum RoomUpdate {
         side: Side,
         /// Whether its page is connected.
         present: bool,
+    },
+    /// A player asked for a rematch.
+    RematchOffered {
+        /// Who.
+        by: Side,
+    },
+    /// The rematch is made: its game, and this page's seat in it (only to that seat's
+    /// holder; `None` for a spectator).
+    Rematch {
+        /// The new game's id.
+        game: String,
+        /// This page's seat secret in it.
+        seat: Option<String>,
     },
     /// A request was refused; nothing changed.
     Refused {

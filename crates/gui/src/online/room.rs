@@ -105,6 +105,10 @@ pub struct Room {
     epoch: u64,
     conns: HashMap<u64, Conn>,
     store: StoreHandle,
+    /// The registry, for a rematch (set when the room is served).
+    pub(super) rooms: Option<std::sync::Weak<super::rooms::Rooms>>,
+    rematch_offer: Option<Color>,
+    next_game: Option<String>,
 }
 
 fn now_ms() -> u64 {
@@ -151,6 +155,9 @@ impl Room {
             epoch,
             conns: HashMap::new(),
             store,
+            rooms: None,
+            rematch_offer: None,
+            next_game: None,
         };
         if room.seats.iter().all(Option::is_some) {
             let (game, clocks) = game.unwrap_or_else(|| (room.new_game(), Vec::new()));
@@ -233,6 +240,8 @@ impl Room {
             running: None,
             draw_offer: None,
             takeback_offer: None,
+            rematch_offer: self.rematch_offer.map(Side::from),
+            next_game: self.next_game.clone(),
             result: None,
             reason: None,
         };
@@ -406,6 +415,9 @@ impl Room {
         if request == RoomRequest::Cancel {
             return self.cancel(side).await;
         }
+        if request == RoomRequest::Rematch {
+            return self.rematch(side).await;
+        }
         let action = request
             .action()
             .expect("every other request is the referee's");
@@ -417,6 +429,56 @@ impl Room {
             .act(side, action, lag, Instant::now())
             .map_err(|e| e.to_string())?;
         self.commit(next, events).await
+    }
+
+    /// `side` asks for a rematch, or accepts the other's request: a new room with the same
+    /// settings and players (colours swapped if the room alternates), each seat's new secret
+    /// sent to its holder's pages alone.
+    async fn rematch(&mut self, side: Color) -> Result<(), String> {
+        if !self.is_over() || self.seats.iter().any(Option::is_none) {
+            return Err("a rematch follows a game that was played to its end".into());
+        }
+        if self.next_game.is_some() {
+            return Err("the rematch is already made".into());
+        }
+        match self.rematch_offer {
+            Some(by) if by == side => Ok(()),
+            None => {
+                self.rematch_offer = Some(side);
+                self.broadcast(|_| RoomUpdate::RematchOffered { by: side.into() });
+                Ok(())
+            }
+            Some(_) => {
+                let rooms = self
+                    .rooms
+                    .as_ref()
+                    .and_then(std::sync::Weak::upgrade)
+                    .ok_or("the server is stopping")?;
+                let [sente, gote] = self.seats.clone().map(|s| s.expect("both seats"));
+                let players = if self.settings.alternate {
+                    [gote.player, sente.player]
+                } else {
+                    [sente.player, gote.player]
+                };
+                let (game, secrets) = rooms.open_game(self.settings.clone(), players).await?;
+                self.next_game = Some(game.clone());
+                self.rematch_offer = None;
+                // The new seats by the player who holds them here.
+                let seat_of = |side: Option<Color>, seats: &[Option<Seated>; 2]| {
+                    let id = &seats[side?.index()].as_ref()?.player.id;
+                    secrets
+                        .iter()
+                        .find(|(p, _)| p == id)
+                        .map(|(_, s)| s.expose().to_string())
+                };
+                let seats = self.seats.clone();
+                self.broadcast(|side| RoomUpdate::Rematch {
+                    game: game.clone(),
+                    seat: seat_of(side, &seats),
+                });
+                Ok(())
+            }
+        }
     }
 
     /// The host closes the room before anyone joined: it ends unplayed.

@@ -192,6 +192,61 @@ impl Rooms {
         Ok((id, secret, side))
     }
 
+    /// A room whose seats are both taken at once (a rematch): Sente's and Gote's players;
+    /// its id, and each player's id with their new seat secret.
+    pub async fn open_game(
+        self: &Arc<Rooms>,
+        settings: RoomSettings,
+        players: [PlayerRecord; 2],
+    ) -> Result<(String, Vec<(String, Secret)>), String> {
+        let rules = settings.checked_rules()?;
+        let secrets = [Secret::generate(), Secret::generate()];
+        let id = public_id(8);
+        let seats = [0, 1].map(|i| SeatRecord {
+            player: Some(players[i].id.clone()),
+            name: players[i].name.clone(),
+            seat: Some(secrets[i].hash()),
+        });
+        let record = NewGame {
+            id: id.clone(),
+            created_ms: now_ms(),
+            rules,
+            start: rules.start_position(),
+            settings: serde_json::to_string(&settings).map_err(|e| e.to_string())?,
+            seats,
+        };
+        self.store
+            .run(move |store| store.create_game(&record))
+            .await
+            .map_err(|e| e.to_string())?
+            .map_err(|e| e.to_string())?;
+        let [sente, gote] = players;
+        let given = vec![
+            (sente.id.clone(), secrets[0].clone()),
+            (gote.id.clone(), secrets[1].clone()),
+        ];
+        let seated = [
+            Some(Seated {
+                player: sente,
+                seat: secrets[0].hash(),
+            }),
+            Some(Seated {
+                player: gote,
+                seat: secrets[1].hash(),
+            }),
+        ];
+        let room = Room::new(
+            id.clone(),
+            settings,
+            seated,
+            None,
+            self.store.clone(),
+            self.epoch,
+        )?;
+        self.serve(id.clone(), room);
+        Ok((id, given))
+    }
+
     /// Takes up every game the store has not seen end (after a restart): the rooms waiting
     /// and the games being played, with their moves and clocks. How many.
     pub async fn restore(self: &Arc<Rooms>) -> Result<usize, String> {
@@ -258,7 +313,8 @@ impl Rooms {
     }
 
     /// Starts room `id`'s task and lists it.
-    fn serve(self: &Arc<Rooms>, id: String, room: Room) {
+    fn serve(self: &Arc<Rooms>, id: String, mut room: Room) {
+        room.rooms = Some(Arc::downgrade(self));
         let (inputs, queue) = mpsc::channel(ROOM_INPUTS);
         let serial = self
             .serials

@@ -69,6 +69,7 @@ async function start() {
   $("draw").onclick = () => send({ type: "offer_draw" });
   $("takeback").onclick = () => send({ type: "propose_takeback" });
   $("abort").onclick = () => send({ type: "abort" });
+  $("rematch").onclick = () => send({ type: "rematch" });
   window.addEventListener("hashchange", route);
   // A page kept in the back-forward cache would keep its seat's socket open: the opponent
   // must see it leave, and find it back when it is shown again.
@@ -196,6 +197,8 @@ function connect() {
     if (update.type === "room") onRoom(update);
     else if (update.type === "event") onEvent(update);
     else if (update.type === "presence") onPresence(update);
+    else if (update.type === "rematch_offered" && online.room) { online.room.rematch_offer = update.by; render(); }
+    else if (update.type === "rematch") onRematch(update);
     else if (update.type === "refused") $("message").textContent = update.message;
   };
 }
@@ -243,6 +246,13 @@ function onEvent(update) {
   online.receivedAt = performance.now();
   online.selected = null;
   render();
+}
+
+// The rematch is made: this page's seat in it is kept, and the page follows it.
+function onRematch(update) {
+  if (update.seat) keepSeat(update.game, update.seat);
+  $("record").hidden = true;
+  location.hash = `game=${encodeURIComponent(update.game)}`;
 }
 
 function onPresence(update) {
@@ -367,6 +377,8 @@ function render() {
   $("offer-text").textContent = offer || "";
   $("offer-yes").onclick = () => send({ type: room.draw_offer === other ? "offer_draw" : "propose_takeback" });
   $("offer-no").onclick = () => send({ type: room.draw_offer === other ? "decline_draw" : "decline_takeback" });
+  $("after").hidden = !(over && seated && room.seats[0] && room.seats[1] && !room.next_game);
+  $("rematch-text").textContent = room.rematch_offer === other ? "Your opponent wants a rematch." : room.rematch_offer === you ? "Rematch asked." : "";
   const moves = $("moves");
   moves.replaceChildren(...room.moves.map((m) => { const li = document.createElement("li"); li.textContent = m; return li; }));
   if (over) showRecord();
