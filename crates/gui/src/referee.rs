@@ -486,12 +486,17 @@ impl Referee {
         events
     }
 
-    /// Ends the game for `side`, which left it: the other claimed the win (the room decides
-    /// when that may be).
-    pub fn abandon(&mut self, side: Color) -> Vec<Event> {
+    /// Ends the game for `side`, which left it: the other claimed the win, or a draw with
+    /// `drawn` (the room decides when that may be).
+    pub fn abandon(&mut self, side: Color, drawn: bool) -> Vec<Event> {
         let mut events = Vec::new();
         if self.ending.is_none() {
-            self.end(Ending::Abandoned(side), &mut events);
+            let ending = if drawn {
+                Ending::LeftDrawn(side)
+            } else {
+                Ending::Abandoned(side)
+            };
+            self.end(ending, &mut events);
         }
         events
     }

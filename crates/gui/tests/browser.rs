@@ -1762,7 +1762,7 @@ fn start_online_server() -> String {
         let runtime = tokio::runtime::Runtime::new().unwrap();
         runtime.block_on(async move {
             use gogo_gui::online::{rooms::Rooms, writer::StoreHandle, Online};
-            let rooms = Rooms::new(StoreHandle::open(None).unwrap());
+            let rooms = Rooms::new(StoreHandle::open(None).unwrap(), Duration::from_secs(2));
             let config = Config {
                 online: Some(Online::new(rooms, Default::default())),
                 ..Config::new(EngineSpec::new("/bin/sh"), address)
@@ -1896,6 +1896,16 @@ fn two_people_play_online_in_two_browsers() {
     alice.wait(
         "return document.getElementById('name-top').textContent.includes('disconnected');",
         "the opponent shown disconnected",
+    );
+    // The countdown to a claim runs, and the claim is offered once it is over (2 s here);
+    // Alice does not claim: Bob comes back.
+    alice.wait(
+        "return /you may claim in \\d+ s/.test(document.getElementById('claim-text').textContent);",
+        "the countdown",
+    );
+    alice.wait(
+        "return !document.getElementById('claim-win').disabled && !document.getElementById('claim').hidden;",
+        "the claim offered",
     );
     bob.open(&link);
     alice.wait(

@@ -25,7 +25,10 @@ async fn serve_online(db: Option<PathBuf>) -> SocketAddr {
 async fn serve_online_with(db: Option<PathBuf>, limits: OnlineLimits) -> SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
-    let rooms = Rooms::new(StoreHandle::open(db.as_deref()).unwrap());
+    let rooms = Rooms::new(
+        StoreHandle::open(db.as_deref()).unwrap(),
+        Duration::from_millis(500),
+    );
     rooms.restore().await.unwrap();
     let config = Config {
         online: Some(Online::new(rooms, limits)),
@@ -664,4 +667,53 @@ async fn strangers_meet_the_limits() {
         view.is_err(),
         "a message past the budget was carried out: {view:?}"
     );
+}
+
+/// Issue 55, items 3 and 4: a player who leaves is shown gone to the other, who may claim
+/// the win or a draw once the grace time has passed (here half a second), not before and
+/// not while the opponent is back.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_one_who_stays_may_claim_after_the_grace_time() {
+    let address = serve_online(None).await;
+    for (claim, result) in [("claim_victory", "1-0"), ("claim_draw", "1/2-1/2")] {
+        let t = table(address, json!({"color": "sente", "rated": true})).await;
+        let mut s = socket(address, &t.game, &t.seats[0]).await;
+        let mut g = socket(address, &t.game, &t.seats[1]).await;
+        next(&mut s, "room", |_| true).await;
+        next(&mut g, "room", |_| true).await;
+        for (ply, usi) in OPENING[..2].iter().enumerate() {
+            let page = if ply % 2 == 0 { &mut s } else { &mut g };
+            send(page, json!({"type": "move", "ply": ply, "usi": usi})).await;
+            next(&mut s, "event", moved(ply)).await;
+        }
+        send(&mut s, json!({"type": claim})).await;
+        next(&mut s, "refused", |v| {
+            v["message"].as_str().unwrap().contains("come back")
+        })
+        .await;
+        drop(g);
+        next(&mut s, "presence", |v| v["present"] == false).await;
+        send(&mut s, json!({"type": claim})).await;
+        next(&mut s, "refused", |v| {
+            v["message"].as_str().unwrap().contains("come back")
+        })
+        .await;
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        send(&mut s, json!({"type": claim})).await;
+        let over = next(&mut s, "room", |v| v["status"] == "over").await;
+        assert_eq!(over["result"], result, "{over}");
+        assert!(
+            over["reason"].as_str().unwrap().contains("left the game"),
+            "{over}"
+        );
+        let (_, record) = call(
+            address,
+            "GET",
+            &format!("/online/games/{}", t.game),
+            "",
+            None,
+        )
+        .await;
+        assert_eq!(record["result"], result);
+    }
 }

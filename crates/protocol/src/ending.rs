@@ -29,6 +29,8 @@ pub enum Ending {
     NoStart,
     /// This side left the game, and the other claimed the win after the grace time.
     Abandoned(Color),
+    /// This side left the game, and the other claimed a draw after the grace time.
+    LeftDrawn(Color),
 }
 
 impl Ending {
@@ -54,7 +56,7 @@ impl Ending {
             | Ending::EngineFailure(c, _)
             | Ending::Abandoned(c) => Some(!*c),
             Ending::Adjudicated(w) => Some(*w),
-            Ending::DrawAgreed | Ending::Aborted | Ending::NoStart => None,
+            Ending::DrawAgreed | Ending::Aborted | Ending::NoStart | Ending::LeftDrawn(_) => None,
         }
     }
 
@@ -69,6 +71,7 @@ impl Ending {
             Some(Ending::Resignation(loser)),
             Some(Ending::Time(loser)),
             Some(Ending::Abandoned(loser)),
+            Some(Ending::LeftDrawn(Color::Sente)),
             Some(Ending::DrawAgreed),
             Some(Ending::Aborted),
             Some(Ending::NoStart),
@@ -132,6 +135,7 @@ impl Ending {
             Ending::Aborted => "aborted".into(),
             Ending::NoStart => "no first move in time".into(),
             Ending::Abandoned(_) => "left the game".into(),
+            Ending::LeftDrawn(_) => "left the game: drawn".into(),
         }
     }
 
@@ -155,7 +159,7 @@ impl Ending {
             | Ending::Adjudicated(_)
             | Ending::Aborted
             | Ending::NoStart => ("中断", "%CHUDAN"),
-            Ending::DrawAgreed => ("引き分け", "%HIKIWAKE"),
+            Ending::DrawAgreed | Ending::LeftDrawn(_) => ("引き分け", "%HIKIWAKE"),
             // The absent side's grace time ran out, as a flag falls.
             Ending::Abandoned(_) => ("切れ負け", "%TIME_UP"),
         }

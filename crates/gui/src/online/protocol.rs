@@ -218,6 +218,10 @@ pub enum RoomRequest {
     Abort,
     /// Before anyone joined: close the room (its host only).
     Cancel,
+    /// The opponent has been gone longer than the grace time: win the game.
+    ClaimVictory,
+    /// The opponent has been gone longer than the grace time: end the game drawn.
+    ClaimDraw,
     /// After the game: ask for another with the same settings (colours swapped if the room
     /// alternates), or accept the opponent's request.
     Rematch,
@@ -237,7 +241,10 @@ impl RoomRequest {
             RoomRequest::ProposeTakeback => Action::ProposeTakeback,
             RoomRequest::DeclineTakeback => Action::DeclineTakeback,
             RoomRequest::Abort => Action::Abort,
-            RoomRequest::Cancel | RoomRequest::Rematch => return None,
+            RoomRequest::Cancel
+            | RoomRequest::Rematch
+            | RoomRequest::ClaimVictory
+            | RoomRequest::ClaimDraw => return None,
         })
     }
 }
@@ -255,6 +262,9 @@ pub struct SeatView {
     pub provisional: bool,
     /// Whether their page is connected.
     pub present: bool,
+    /// While the game is played and their page is not connected: how long it has been
+    /// gone, ms (the other may claim once it is the room's `claim_after_ms`).
+    pub absent_ms: Option<u64>,
 }
 
 /// A room as it stands: what a page needs to draw it.
@@ -294,6 +304,8 @@ pub struct RoomView {
     pub rematch_offer: Option<Side>,
     /// The game that follows this one, once both asked for a rematch.
     pub next_game: Option<String>,
+    /// How long a player may be gone before the other may claim, ms.
+    pub claim_after_ms: u64,
     /// The result (`1-0`, `0-1`, `1/2-1/2`, `*` for none), once over.
     pub result: Option<&'static str>,
     /// Why it ended, in words.

@@ -19,6 +19,10 @@ use tokio::sync::{mpsc, oneshot};
 
 /// A game whose first moves do not come in this long ends unplayed (lichess: about 30 s).
 pub const FIRST_MOVE_LIMIT: Duration = Duration::from_secs(30);
+/// How long a player may be gone (no page connected) before the other may claim the win or
+/// a draw, unless the server says otherwise (lichess: about 40 s; shorter here, as 5x5
+/// games are short).
+pub const ABSENCE_GRACE: Duration = Duration::from_secs(30);
 /// Updates waiting for one page; a page further behind is let go (it comes back and gets
 /// the whole room).
 pub const PAGE_UPDATES: usize = 256;
@@ -109,6 +113,10 @@ pub struct Room {
     pub(super) rooms: Option<std::sync::Weak<super::rooms::Rooms>>,
     rematch_offer: Option<Color>,
     next_game: Option<String>,
+    /// Since when each side has had no page connected.
+    absent_since: [Option<Instant>; 2],
+    /// How long a side may be gone before the other may claim.
+    pub(super) absence_grace: Duration,
 }
 
 fn now_ms() -> u64 {
@@ -158,6 +166,9 @@ impl Room {
             rooms: None,
             rematch_offer: None,
             next_game: None,
+            // Nobody is here yet: after a restart, the grace counts from the start.
+            absent_since: [Some(Instant::now()); 2],
+            absence_grace: ABSENCE_GRACE,
         };
         if room.seats.iter().all(Option::is_some) {
             let (game, clocks) = game.unwrap_or_else(|| (room.new_game(), Vec::new()));
@@ -215,6 +226,9 @@ impl Room {
                     rating: r.rating.round() as u32,
                     provisional: r.is_provisional(),
                     present: self.present(side),
+                    absent_ms: self.absent_since[side.index()]
+                        .filter(|_| self.referee.is_some() && !self.is_over())
+                        .map(|since| since.elapsed().as_millis() as u64),
                 }
             })
         });
@@ -242,6 +256,7 @@ impl Room {
             takeback_offer: None,
             rematch_offer: self.rematch_offer.map(Side::from),
             next_game: self.next_game.clone(),
+            claim_after_ms: self.absence_grace.as_millis() as u64,
             result: None,
             reason: None,
         };
@@ -418,6 +433,9 @@ impl Room {
         if request == RoomRequest::Rematch {
             return self.rematch(side).await;
         }
+        if matches!(request, RoomRequest::ClaimVictory | RoomRequest::ClaimDraw) {
+            return self.claim(side, request == RoomRequest::ClaimDraw).await;
+        }
         let action = request
             .action()
             .expect("every other request is the referee's");
@@ -479,6 +497,26 @@ impl Room {
                 Ok(())
             }
         }
+    }
+
+    /// `side` claims the win (or a draw, `drawn`) of a game its opponent left more than the
+    /// grace time ago.
+    async fn claim(&mut self, side: Color, drawn: bool) -> Result<(), String> {
+        let Some(referee) = self.referee.as_ref().filter(|r| r.ending().is_none()) else {
+            return Err("there is no game being played to claim".into());
+        };
+        let gone = self.absent_since[(!side).index()]
+            .filter(|_| !self.present(!side))
+            .map(|since| since.elapsed());
+        if gone.is_none_or(|gone| gone < self.absence_grace) {
+            return Err(format!(
+                "your opponent may come back: a claim waits {} s after they left",
+                self.absence_grace.as_secs()
+            ));
+        }
+        let mut next = referee.clone();
+        let events = next.abandon(!side, drawn);
+        self.commit(next, events).await
     }
 
     /// The host closes the room before anyone joined: it ends unplayed.
@@ -594,6 +632,9 @@ impl Room {
                 .map_err(|_| "too many updates".to_string())?;
         }
         self.conns.insert(conn, Conn { side, updates });
+        if let Some(side) = side {
+            self.absent_since[side.index()] = None;
+        }
         if let (Some(side), false) = (side, was_present) {
             self.broadcast(|_| RoomUpdate::Presence {
                 side: side.into(),
@@ -608,6 +649,7 @@ impl Room {
             return;
         };
         if let Some(side) = gone.side.filter(|s| !self.present(*s)) {
+            self.absent_since[side.index()] = Some(Instant::now());
             self.broadcast(|_| RoomUpdate::Presence {
                 side: side.into(),
                 present: false,

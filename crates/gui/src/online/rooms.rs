@@ -54,6 +54,8 @@ pub struct Rooms {
     epoch: u64,
     /// Tells the lobby's watchers that it changed.
     lobby: tokio::sync::watch::Sender<u64>,
+    /// How long a player may be gone before the other may claim.
+    absence_grace: Duration,
 }
 
 fn now_ms() -> u64 {
@@ -63,14 +65,16 @@ fn now_ms() -> u64 {
 }
 
 impl Rooms {
-    /// No rooms yet, on `store`.
-    pub fn new(store: StoreHandle) -> Arc<Rooms> {
+    /// No rooms yet, on `store`; a player may be gone `absence_grace` before the other may
+    /// claim ([`super::room::ABSENCE_GRACE`] unless a test wants it short).
+    pub fn new(store: StoreHandle, absence_grace: Duration) -> Arc<Rooms> {
         Arc::new(Rooms {
             entries: Mutex::default(),
             serials: Default::default(),
             store,
             epoch: now_ms(),
             lobby: tokio::sync::watch::channel(0).0,
+            absence_grace,
         })
     }
 
@@ -315,6 +319,7 @@ impl Rooms {
     /// Starts room `id`'s task and lists it.
     fn serve(self: &Arc<Rooms>, id: String, mut room: Room) {
         room.rooms = Some(Arc::downgrade(self));
+        room.absence_grace = self.absence_grace;
         let (inputs, queue) = mpsc::channel(ROOM_INPUTS);
         let serial = self
             .serials

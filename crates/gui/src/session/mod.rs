@@ -114,7 +114,11 @@ pub use puzzle::PuzzleLedger;
 /// finds again.
 fn kept_ending(ending: &Ending) -> Option<KeptEnding> {
     Some(match ending {
-        Ending::Rules(_) | Ending::DrawAgreed | Ending::Aborted | Ending::NoStart => return None,
+        Ending::Rules(_)
+        | Ending::DrawAgreed
+        | Ending::Aborted
+        | Ending::NoStart
+        | Ending::LeftDrawn(_) => return None,
         Ending::Resignation(c) => KeptEnding::Resignation { loser: (*c).into() },
         Ending::Time(c) => KeptEnding::Time { loser: (*c).into() },
         Ending::IllegalMove(c, _)

@@ -70,6 +70,8 @@ async function start() {
   $("takeback").onclick = () => send({ type: "propose_takeback" });
   $("abort").onclick = () => send({ type: "abort" });
   $("rematch").onclick = () => send({ type: "rematch" });
+  $("claim-win").onclick = () => send({ type: "claim_victory" });
+  $("claim-draw").onclick = () => send({ type: "claim_draw" });
   window.addEventListener("hashchange", route);
   // A page kept in the back-forward cache would keep its seat's socket open: the opponent
   // must see it leave, and find it back when it is shown again.
@@ -209,6 +211,8 @@ function send(request) {
 }
 
 function onRoom(room) {
+  // Each absent seat's leaving, on this page's clock, for the countdown to a claim.
+  for (const seat of room.seats) if (seat) seat.absentSince = seat.absent_ms === null ? null : performance.now() - seat.absent_ms;
   online.room = room;
   online.epoch = room.epoch;
   online.event = room.event;
@@ -257,7 +261,10 @@ function onRematch(update) {
 
 function onPresence(update) {
   const seat = online.room && online.room.seats[update.side === "sente" ? 0 : 1];
-  if (seat) seat.present = update.present;
+  if (seat) {
+    seat.present = update.present;
+    seat.absentSince = update.present ? null : performance.now();
+  }
   render();
 }
 
@@ -344,6 +351,7 @@ function render() {
         const away = document.createElement("span");
         away.className = "absent";
         away.textContent = " · disconnected";
+        away.className = "absent away";
         label.append(away);
       }
     }
@@ -404,7 +412,21 @@ function clickSquare(name, piece, myTurn) {
   render();
 }
 
+// The opponent's absence: how long until the one who stayed may claim.
+function tickAbsence() {
+  const room = online.room;
+  const you = room && room.you;
+  const other = you && room.seats[you === "sente" ? 1 : 0];
+  const gone = other && room.status === "playing" && !other.present && other.absentSince !== null && other.absentSince !== undefined;
+  $("claim").hidden = !gone;
+  if (!gone) return;
+  const left = room.claim_after_ms - (performance.now() - other.absentSince);
+  $("claim-text").textContent = left > 0 ? `Your opponent left: you may claim in ${Math.ceil(left / 1000)} s.` : "Your opponent left.";
+  $("claim-win").disabled = $("claim-draw").disabled = left > 0;
+}
+
 function tick() {
+  tickAbsence();
   const room = online.room;
   if (!room || room.settings.clock.kind === "none") { $("clock-top").textContent = $("clock-bottom").textContent = ""; return; }
   const bottom = room.you === "gote" ? 1 : 0;
