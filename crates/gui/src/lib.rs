@@ -420,6 +420,10 @@ pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io
             drop(stream);
             continue;
         };
+        // Moves and updates are small messages that must go at once: no Nagle delay.
+        if let Err(e) = stream.set_nodelay(true) {
+            log::debug!("cannot turn Nagle off on a connection: {e}");
+        }
         let router = router.clone();
         tokio::spawn(async move {
             let _place = place;

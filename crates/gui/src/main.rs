@@ -34,6 +34,10 @@ struct Cli {
     /// Games open at once (each runs its own engine process).
     #[arg(long, default_value_t = Limits::default().max_sessions)]
     max_sessions: usize,
+    /// Connections open at once (default: 64, or 20000 with --online, whose players each
+    /// hold one).
+    #[arg(long)]
+    max_connections: Option<usize>,
     /// Seconds a page may stay silent (not even answering pings) before it is let go, and
     /// a board waits for its page to come back before its game ends.
     #[arg(long, default_value_t = Limits::default().idle_timeout.as_secs())]
@@ -141,6 +145,10 @@ fn main() -> ExitCode {
         let config = Config {
             limits: Limits {
                 max_sessions: cli.max_sessions.max(1),
+                max_connections: cli
+                    .max_connections
+                    .unwrap_or(if cli.online { 20_000 } else { 64 })
+                    .max(1),
                 idle_timeout,
                 ..Limits::default()
             },

@@ -4,7 +4,9 @@
 //! that is created and migrated ([`schema`]) on first start. Every write is a transaction
 //! committed to the write-ahead log with `synchronous = FULL` before the call returns, so
 //! what the server acknowledges after a call is on disk: a `kill -9` (or a power cut) loses
-//! none of it. Every statement binds its values; no text a person typed is ever part of SQL.
+//! none of it. Under load the server groups writes into a batch ([`Store::begin_batch`]):
+//! one commit, one sync for all of them, and none acknowledged before it. Every statement
+//! binds its values; no text a person typed is ever part of SQL.
 //!
 //! The store checks what it can without the game's logic: a move is stored for the next
 //! ply only, once; an ended game takes no more. Whether a move is legal, when a game ends and
@@ -140,6 +142,26 @@ impl Store {
         Ok(Store { db })
     }
 
+    /// Starts a batch: the writes that follow are one transaction (each call still all or
+    /// nothing within it), durable only once [`Store::commit_batch`] returns.
+    pub fn begin_batch(&mut self) -> Result<(), StoreError> {
+        self.db.execute_batch("BEGIN IMMEDIATE")?;
+        Ok(())
+    }
+
+    /// Commits the batch: when this returns, every write in it is on disk.
+    pub fn commit_batch(&mut self) -> Result<(), StoreError> {
+        self.db.execute_batch("COMMIT")?;
+        Ok(())
+    }
+
+    /// Drops the batch: none of its writes happened.
+    pub fn rollback_batch(&mut self) {
+        if !self.db.is_autocommit() {
+            let _ = self.db.execute_batch("ROLLBACK");
+        }
+    }
+
     /// Keeps a new game.
     pub fn create_game(&mut self, game: &NewGame) -> Result<(), StoreError> {
         check_len("settings", &game.settings, MAX_SETTINGS_BYTES)?;
@@ -194,7 +216,7 @@ impl Store {
     /// Keeps the move of ply `ply` (0 for the first move): only the next ply of a game that
     /// has not ended. When this returns, the move is on disk.
     pub fn add_move(&mut self, id: &str, ply: usize, mv: &StoredMove) -> Result<(), StoreError> {
-        let tx = self.db.transaction()?;
+        let tx = self.db.savepoint()?;
         let next = open_game_plies(&tx, id)?;
         if ply < next {
             return Err(StoreError::PlyTaken {
@@ -209,25 +231,26 @@ impl Store {
                 next,
             });
         }
-        tx.execute(
+        // Prepared once per connection: a move is the store's most frequent write.
+        tx.prepare_cached(
             "INSERT INTO moves (game_id, ply, usi, sente_ms, gote_ms, at_ms)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![
-                id,
-                ply as i64,
-                mv.mv.to_string(),
-                mv.clocks_ms[0] as i64,
-                mv.clocks_ms[1] as i64,
-                mv.at_ms as i64
-            ],
-        )?;
+        )?
+        .execute(params![
+            id,
+            ply as i64,
+            mv.mv.to_string(),
+            mv.clocks_ms[0] as i64,
+            mv.clocks_ms[1] as i64,
+            mv.at_ms as i64
+        ])?;
         tx.commit()?;
         Ok(())
     }
 
     /// Takes back every move from ply `from` on (a takeback both players agreed to).
     pub fn take_back(&mut self, id: &str, from: usize) -> Result<(), StoreError> {
-        let tx = self.db.transaction()?;
+        let tx = self.db.savepoint()?;
         open_game_plies(&tx, id)?;
         tx.execute(
             "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
@@ -240,7 +263,7 @@ impl Store {
     /// Ends a game, once: an ended game keeps its first ending.
     pub fn finish(&mut self, id: &str, result: &GameResult) -> Result<(), StoreError> {
         check_len("reason", &result.reason, MAX_REASON_BYTES)?;
-        let tx = self.db.transaction()?;
+        let tx = self.db.savepoint()?;
         open_game_plies(&tx, id)?;
         tx.execute(
             "UPDATE games SET winner = ?2, reason = ?3, ended_ms = ?4 WHERE id = ?1",
@@ -485,21 +508,16 @@ fn read_result(row: &Row, at: usize) -> rusqlite::Result<Option<GameResult>> {
 /// The number of moves of game `id`, which must exist and not have ended.
 fn open_game_plies(db: &Connection, id: &str) -> Result<usize, StoreError> {
     let ended: Option<Option<i64>> = db
-        .query_row(
-            "SELECT ended_ms FROM games WHERE id = ?1",
-            params![id],
-            |row| row.get(0),
-        )
+        .prepare_cached("SELECT ended_ms FROM games WHERE id = ?1")?
+        .query_row(params![id], |row| row.get(0))
         .optional()?;
     match ended {
         None => Err(StoreError::NoSuchGame(id.to_string())),
         Some(Some(_)) => Err(StoreError::GameOver(id.to_string())),
         Some(None) => {
-            let n: i64 = db.query_row(
-                "SELECT COUNT(*) FROM moves WHERE game_id = ?1",
-                params![id],
-                |row| row.get(0),
-            )?;
+            let n: i64 = db
+                .prepare_cached("SELECT COUNT(*) FROM moves WHERE game_id = ?1")?
+                .query_row(params![id], |row| row.get(0))?;
             Ok(n as usize)
         }
     }

@@ -521,6 +521,8 @@ async fn room_socket(
     upgrade
         .max_message_size(MAX_BODY_BYTES)
         .max_frame_size(MAX_BODY_BYTES)
+        // The messages are small; a large read buffer is zeroed again and again for them.
+        .read_buffer_size(4096)
         .on_upgrade(move |socket| async move {
             let conn = online.conns.fetch_add(1, Ordering::SeqCst);
             room_pump(socket, &online, inputs, conn, seat, after).await;

@@ -1,0 +1,399 @@
+//! A load on online play: GAMES games at once between scripted players over loopback, each
+//! player moving about once a second (a random legal move), for SECONDS; a game that ends is
+//! followed by another between the same players. Prints the move acknowledgement and the
+//! opponent's update latencies (p50, p99), the moves per second, the server's CPU and memory
+//! (by its PID) and the database's bytes per game, and checks that every game's stored record
+//! is exactly what its players saw acknowledged (nothing lost, nothing doubled).
+//! `scripts/online-load.sh` starts the server and runs this at several sizes.
+//!
+//!   cargo run --release -p gogo-gui --example online_load -- URL GAMES SECONDS PID DB
+//!
+//! The server must trust 127.0.0.1 as a proxy (`--trust-proxy 127.0.0.1`): each scripted
+//! player then names an address of its own in X-Forwarded-For, and the per-address limits,
+//! which would hold one address to a few players a minute, apply to each player as to a
+//! person.
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::time::Instant;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+
+/// The first seconds, when every room is made and every first move comes at once.
+const WARM_UP: Duration = Duration::from_secs(5);
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// What every game task adds to.
+#[derive(Default)]
+struct Totals {
+    /// When the run started: samples in its first [`WARM_UP`] are counted apart.
+    started: Option<Instant>,
+    ack_us: Mutex<Vec<u64>>,
+    update_us: Mutex<Vec<u64>>,
+    /// The acknowledgements after the warm-up.
+    steady_ack_us: Mutex<Vec<u64>>,
+    moves: AtomicU64,
+    games: AtomicU64,
+    errors: Mutex<Vec<String>>,
+    /// Each game played: its id and the moves its players saw acknowledged.
+    records: Mutex<Vec<(String, Vec<String>)>>,
+    /// The sockets of the games still open at the end.
+    open: Mutex<Vec<Socket>>,
+}
+
+/// A small xorshift, seeded per game.
+struct Rng(u64);
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// HTTP calls at once: a thousand players signing up in the same instant would overflow
+/// the listen backlog, which measures the kernel, not the server.
+static CALLS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(64);
+
+async fn post(
+    base: &str,
+    path: &str,
+    key: Option<&str>,
+    from: &str,
+    body: Value,
+) -> Result<Value, String> {
+    let _call = CALLS.acquire().await.map_err(|e| e.to_string())?;
+    let (url, key, from) = (
+        format!("{base}{path}"),
+        key.map(str::to_string),
+        from.to_string(),
+    );
+    tokio::task::spawn_blocking(move || {
+        let mut request = ureq::post(&url).set("X-Forwarded-For", &from);
+        if let Some(key) = key {
+            request = request.set("Authorization", &format!("Bearer {key}"));
+        }
+        request
+            .send_json(body)
+            .map_err(|e| format!("{url}: {e}"))?
+            .into_json::<Value>()
+            .map_err(|e| e.to_string())
+    })
+    .await
+    .map_err(|e| e.to_string())?
+}
+
+async fn open(base: &str, game: &str, seat: &str, from: &str) -> Result<Socket, String> {
+    let ws = base.replacen("http", "ws", 1);
+    let mut request = format!("{ws}/online/ws?game={game}&seat={seat}")
+        .into_client_request()
+        .map_err(|e| e.to_string())?;
+    request
+        .headers_mut()
+        .insert("X-Forwarded-For", from.parse().map_err(|_| "address")?);
+    // Small reads, as the server's: a large buffer would be zeroed for every message.
+    let config =
+        tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default().read_buffer_size(4096);
+    Ok(
+        tokio_tungstenite::connect_async_with_config(request, Some(config), true)
+            .await
+            .map_err(|e| e.to_string())?
+            .0,
+    )
+}
+
+/// One pair of players: games one after another until `deadline`.
+async fn pair(base: String, n: u64, deadline: Instant, totals: Arc<Totals>) -> Result<(), String> {
+    let from = [
+        format!("10.{}.{}.1", (n >> 8) & 255, n & 255),
+        format!("10.{}.{}.2", (n >> 8) & 255, n & 255),
+    ];
+    let mut keys = Vec::new();
+    for (i, address) in from.iter().enumerate() {
+        let made = post(
+            &base,
+            "/api/token",
+            None,
+            address,
+            json!({"name": format!("p{n}-{i}")}),
+        )
+        .await?;
+        keys.push(made["token"].as_str().ok_or("no token")?.to_string());
+    }
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (n + 1));
+    while Instant::now() < deadline {
+        let settings = json!({"color": "sente", "rated": true,
+            "clock": {"kind": "fischer", "main_ms": 600000, "increment_ms": 0}});
+        let room = post(&base, "/online/rooms", Some(&keys[0]), &from[0], settings).await?;
+        let game = room["id"].as_str().ok_or("no room")?.to_string();
+        let joined = post(
+            &base,
+            &format!("/online/rooms/{game}/join"),
+            Some(&keys[1]),
+            &from[1],
+            json!({}),
+        )
+        .await?;
+        let seats = [
+            room["seat"].as_str().unwrap_or(""),
+            joined["seat"].as_str().unwrap_or(""),
+        ];
+        let mut sockets = [
+            open(&base, &game, seats[0], &from[0]).await?,
+            open(&base, &game, seats[1], &from[1]).await?,
+        ];
+        let acked = play(&mut sockets, &mut rng, deadline, &totals).await?;
+        totals.games.fetch_add(1, Ordering::Relaxed);
+        totals.records.lock().unwrap().push((game, acked));
+        if Instant::now() < deadline {
+            for socket in &mut sockets {
+                let _ = socket.close(None).await;
+            }
+        } else {
+            // Kept open until every game is measured: two thousand pages leaving in the same
+            // instant would measure the leaving, not the play.
+            totals.open.lock().unwrap().extend(sockets);
+        }
+    }
+    Ok(())
+}
+
+/// One game until it ends or `deadline`: the moves acknowledged.
+async fn play(
+    sockets: &mut [Socket; 2],
+    rng: &mut Rng,
+    deadline: Instant,
+    totals: &Totals,
+) -> Result<Vec<String>, String> {
+    let mut moves: Vec<String> = Vec::new();
+    let mut legal: Vec<String> = Vec::new();
+    let mut sent: Option<(usize, Instant)> = None;
+    let mut seen = [false; 2];
+    let mut next_move = Instant::now() + Duration::from_millis(500);
+    let mut over = false;
+    let mut last_number: Option<u64> = None;
+    let mut stopping: Option<Instant> = None;
+    loop {
+        if stopping.is_none() && Instant::now() >= deadline {
+            // No new move; wait for what is in flight.
+            stopping = Some(Instant::now() + Duration::from_secs(3));
+        }
+        if over || stopping.is_some_and(|s| Instant::now() >= s || sent.is_none()) {
+            return Ok(moves);
+        }
+        let [a, b] = sockets;
+        // Once stopping, nothing more to send: wake only to give up on what is in flight.
+        let wake = tokio::time::sleep_until(stopping.unwrap_or(next_move.min(deadline)));
+        let (side, message) = tokio::select! {
+            m = a.next() => (0, m),
+            m = b.next() => (1, m),
+            _ = wake => {
+                if sent.is_none() && stopping.is_none() && !legal.is_empty() {
+                    let mover = moves.len() % 2;
+                    let usi = legal[rng.below(legal.len())].clone();
+                    let request = json!({"type": "move", "ply": moves.len(), "usi": usi});
+                    sockets[mover]
+                        .send(Message::Text(request.to_string().into()))
+                        .await
+                        .map_err(|e| e.to_string())?;
+                    sent = Some((moves.len(), Instant::now()));
+                    seen = [false; 2];
+                }
+                next_move = Instant::now() + Duration::from_millis(500);
+                continue;
+            }
+        };
+        let text = match message {
+            Some(Ok(Message::Text(text))) => text,
+            Some(Ok(_)) => continue,
+            _ => return Err("a socket closed".into()),
+        };
+        let update: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+        match update["type"].as_str() {
+            Some("room") => {
+                legal = strings(&update["legal"]);
+                over |= update["status"] == "over";
+            }
+            Some("event") => {
+                let event = &update["event"];
+                if update["number"].as_u64() > last_number {
+                    last_number = update["number"].as_u64();
+                    legal = strings(&update["legal"]);
+                }
+                match event["kind"].as_str() {
+                    Some("moved") => {
+                        let ply = event["ply"].as_u64().unwrap_or(0) as usize;
+                        // Either page may be the first to hear of it; each event comes in order
+                        // on each socket, so the moves are whole when either hears the end.
+                        if ply == moves.len() {
+                            moves.push(event["usi"].as_str().unwrap_or("").to_string());
+                        }
+                        if let Some((at_ply, at)) = sent.filter(|(p, _)| *p == ply) {
+                            let mover = at_ply % 2;
+                            let us = at.elapsed().as_micros() as u64;
+                            if side == mover {
+                                totals.ack_us.lock().unwrap().push(us);
+                                if totals.started.is_some_and(|s| s.elapsed() > WARM_UP) {
+                                    totals.steady_ack_us.lock().unwrap().push(us);
+                                }
+                            } else {
+                                totals.update_us.lock().unwrap().push(us);
+                            }
+                            seen[side] = true;
+                            if seen == [true, true] {
+                                sent = None;
+                                totals.moves.fetch_add(1, Ordering::Relaxed);
+                            }
+                        }
+                    }
+                    Some("ended") => over = true,
+                    _ => {}
+                }
+            }
+            Some("refused") => {
+                totals
+                    .errors
+                    .lock()
+                    .unwrap()
+                    .push(update["message"].to_string());
+                sent = None;
+            }
+            _ => {}
+        }
+    }
+}
+
+fn strings(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|m| m.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn percentile(values: &mut [u64], p: f64) -> f64 {
+    if values.is_empty() {
+        return f64::NAN;
+    }
+    values.sort_unstable();
+    let i = ((values.len() as f64 - 1.0) * p).round() as usize;
+    values[i] as f64 / 1000.0
+}
+
+/// The server's CPU seconds so far and its memory (kB): now and at its peak.
+fn server_usage(pid: u32) -> (f64, u64, u64) {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let fields: Vec<&str> = stat
+        .rsplit(')')
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
+    let ticks: f64 = fields.get(11).and_then(|f| f.parse().ok()).unwrap_or(0.0)
+        + fields
+            .get(12)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0);
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let kb = |key: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(key))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    };
+    (ticks / 100.0, kb("VmRSS"), kb("VmHWM"))
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [base, games, seconds, pid, db] = &args[..] else {
+        eprintln!("usage: online_load URL GAMES SECONDS PID DB");
+        std::process::exit(2);
+    };
+    let games: u64 = games.parse().expect("GAMES");
+    let seconds: u64 = seconds.parse().expect("SECONDS");
+    let pid: u32 = pid.parse().expect("PID");
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let totals = Arc::new(Totals {
+        started: Some(Instant::now()),
+        ..Totals::default()
+    });
+    let (cpu_before, _, _) = server_usage(pid);
+    let started = std::time::Instant::now();
+    runtime.block_on(async {
+        let deadline = Instant::now() + Duration::from_secs(seconds);
+        let mut tasks = Vec::new();
+        for n in 0..games {
+            let (base, totals) = (base.clone(), Arc::clone(&totals));
+            tasks.push(tokio::spawn(async move {
+                if let Err(e) = pair(base, n, deadline, Arc::clone(&totals)).await {
+                    totals.errors.lock().unwrap().push(e);
+                }
+            }));
+        }
+        for task in tasks {
+            let _ = task.await;
+        }
+    });
+    let wall = started.elapsed().as_secs_f64();
+    let (cpu_after, rss, peak) = server_usage(pid);
+    drop(std::mem::take(&mut *totals.open.lock().unwrap()));
+    let records = std::mem::take(&mut *totals.records.lock().unwrap());
+    // Every game as stored, against what its players saw acknowledged.
+    let mut mismatched = 0;
+    for (game, acked) in &records {
+        let stored: Value = ureq::get(&format!("{base}/online/games/{game}"))
+            .call()
+            .ok()
+            .and_then(|r| r.into_json().ok())
+            .unwrap_or(Value::Null);
+        if strings(&stored["moves"]) != *acked {
+            mismatched += 1;
+        }
+    }
+    let bytes: u64 = ["", "-wal"]
+        .iter()
+        .filter_map(|s| std::fs::metadata(format!("{db}{s}")).ok())
+        .map(|m| m.len())
+        .sum();
+    let mut ack = std::mem::take(&mut *totals.ack_us.lock().unwrap());
+    let mut update = std::mem::take(&mut *totals.update_us.lock().unwrap());
+    let mut steady = std::mem::take(&mut *totals.steady_ack_us.lock().unwrap());
+    let errors = totals.errors.lock().unwrap();
+    let moves = totals.moves.load(Ordering::Relaxed);
+    println!(
+        "games at once {games}: {} games, {moves} moves in {wall:.0} s ({:.0} moves/s); \
+         ack p50 {:.1} ms p99 {:.1} ms (after the first {} s: p99 {:.1} ms); \
+         opponent's update p50 {:.1} ms p99 {:.1} ms; \
+         server CPU {:.0}% of a core, RSS {} MiB (peak {} MiB); database {:.1} KiB a game; \
+         records that differ from what was acknowledged: {mismatched} of {}; errors: {}",
+        records.len(),
+        moves as f64 / wall,
+        percentile(&mut ack, 0.5),
+        percentile(&mut ack, 0.99),
+        WARM_UP.as_secs(),
+        percentile(&mut steady, 0.99),
+        percentile(&mut update, 0.5),
+        percentile(&mut update, 0.99),
+        100.0 * (cpu_after - cpu_before) / wall,
+        rss / 1024,
+        peak / 1024,
+        bytes as f64 / 1024.0 / records.len().max(1) as f64,
+        records.len(),
+        errors.len(),
+    );
+    for e in errors.iter().take(5) {
+        println!("  error: {e}");
+    }
+}
