@@ -75,7 +75,7 @@ async fn start_online(
     use gogo_gui::online::{guard::Origins, rooms::Rooms, writer::StoreHandle};
     use gogo_gui::online::{Online, OnlineLimits};
     let store = StoreHandle::open(Some(db)).map_err(|e| e.to_string())?;
-    let rooms = Rooms::new(store, gogo_gui::online::room::ABSENCE_GRACE);
+    let rooms = Rooms::new(store, Default::default());
     let restored = rooms.restore().await?;
     eprintln!(
         "gogo-gui: online play on {} ({restored} live games taken up again)",

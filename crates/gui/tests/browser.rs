@@ -1762,7 +1762,11 @@ fn start_online_server() -> String {
         let runtime = tokio::runtime::Runtime::new().unwrap();
         runtime.block_on(async move {
             use gogo_gui::online::{rooms::Rooms, writer::StoreHandle, Online};
-            let rooms = Rooms::new(StoreHandle::open(None).unwrap(), Duration::from_secs(2));
+            let patience = gogo_gui::online::room::Patience {
+                absence_grace: Duration::from_secs(2),
+                ..Default::default()
+            };
+            let rooms = Rooms::new(StoreHandle::open(None).unwrap(), patience);
             let config = Config {
                 online: Some(Online::new(rooms, Default::default())),
                 ..Config::new(EngineSpec::new("/bin/sh"), address)

@@ -6,6 +6,7 @@
 use futures_util::{SinkExt, StreamExt};
 mod common;
 
+use gogo_gui::online::room::Patience;
 use gogo_gui::online::{rooms::Rooms, writer::StoreHandle, Online, OnlineLimits};
 use gogo_gui::Config;
 use serde_json::{json, Value};
@@ -25,10 +26,11 @@ async fn serve_online(db: Option<PathBuf>) -> SocketAddr {
 async fn serve_online_with(db: Option<PathBuf>, limits: OnlineLimits) -> SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
-    let rooms = Rooms::new(
-        StoreHandle::open(db.as_deref()).unwrap(),
-        Duration::from_millis(500),
-    );
+    let patience = Patience {
+        absence_grace: Duration::from_millis(500),
+        host_gone: Duration::from_millis(800),
+    };
+    let rooms = Rooms::new(StoreHandle::open(db.as_deref()).unwrap(), patience);
     rooms.restore().await.unwrap();
     let config = Config {
         online: Some(Online::new(rooms, limits)),
@@ -716,4 +718,47 @@ async fn the_one_who_stays_may_claim_after_the_grace_time() {
         .await;
         assert_eq!(record["result"], result);
     }
+}
+
+/// A room whose host left before anyone joined closes (here after 0.8 s): the lobby lists
+/// only rooms someone waits in; the room's record says it ended unplayed.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_room_whose_host_left_leaves_the_lobby() {
+    let address = serve_online(None).await;
+    // The lobby's socket tells each change.
+    let url = format!("ws://{address}/online/lobby/ws");
+    let mut lobby_page = tokio_tungstenite::connect_async(url).await.unwrap().0;
+    let mut lobby_says = async move |waiting: usize| loop {
+        let message = tokio::time::timeout(Duration::from_secs(10), lobby_page.next())
+            .await
+            .expect("a lobby update in time")
+            .unwrap()
+            .unwrap();
+        if let Message::Text(text) = message {
+            let lobby: Value = serde_json::from_str(&text).unwrap();
+            if lobby["waiting"].as_array().unwrap().len() == waiting {
+                return lobby;
+            }
+        }
+    };
+    lobby_says(0).await;
+    let (key, _) = player(address, "alice").await;
+    let (_, room) = call(address, "POST", "/online/rooms", &key, Some(json!({}))).await;
+    let game = room["id"].as_str().unwrap().to_string();
+    let mut host = socket(address, &game, room["seat"].as_str().unwrap()).await;
+    next(&mut host, "room", |_| true).await;
+    assert_eq!(lobby_says(1).await["waiting"][0]["host"], "alice");
+    // While the host is here, the room waits as long as it takes.
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let (_, lobby) = call(address, "GET", "/online/lobby", "", None).await;
+    assert_eq!(lobby["waiting"].as_array().unwrap().len(), 1, "{lobby}");
+    drop(host);
+    lobby_says(0).await;
+    let (_, lobby) = call(address, "GET", "/online/lobby", "", None).await;
+    assert!(lobby["waiting"].as_array().unwrap().is_empty(), "{lobby}");
+    let (_, record) = call(address, "GET", &format!("/online/games/{game}"), "", None).await;
+    assert_eq!(
+        (record["result"].clone(), record["reason"].clone()),
+        (json!("*"), json!("aborted"))
+    );
 }

@@ -173,6 +173,7 @@ pub fn routes(online: Arc<Online>) -> Router {
         .route("/online/rooms", post(create_room))
         .route("/online/rooms/{id}/join", post(join_room))
         .route("/online/lobby", get(lobby))
+        .route("/online/lobby/ws", get(lobby_socket))
         .route("/online/games/{id}", get(game_record))
         .route("/online/ws", get(room_socket))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
@@ -486,6 +487,63 @@ async fn join_room(
 /// `GET /online/lobby`: the rooms waiting and how many games are being played.
 async fn lobby(State(online): State<Arc<Online>>) -> Response {
     Json(online.rooms.lobby()).into_response()
+}
+
+/// `GET /online/lobby/ws`: the lobby as it changes (at most twice a second), for as long
+/// as the page stays.
+async fn lobby_socket(
+    upgrade: WebSocketUpgrade,
+    State(online): State<Arc<Online>>,
+    peer: Option<axum::Extension<guard::PeerAddress>>,
+    headers: HeaderMap,
+) -> Response {
+    if let Some(answer) = online.over_limit(&online.sockets, peer.map(|p| p.0), &headers) {
+        return answer;
+    }
+    upgrade
+        .max_message_size(1024)
+        .read_buffer_size(4096)
+        .on_upgrade(move |mut socket| async move {
+            let mut changes = online.rooms.watch_lobby();
+            let idle = online.limits.idle;
+            let mut last_heard = Instant::now();
+            let mut pings = tokio::time::interval(Duration::from_secs(2).min(idle / 4));
+            loop {
+                let text = match serde_json::to_string(&online.rooms.lobby()) {
+                    Ok(text) => text,
+                    Err(_) => return,
+                };
+                let sent = socket.send(Message::Text(text.into()));
+                if !matches!(tokio::time::timeout(Duration::from_secs(5), sent).await, Ok(Ok(()))) {
+                    return;
+                }
+                // Changes that come together are sent together.
+                tokio::time::sleep(Duration::from_millis(500)).await;
+                loop {
+                    tokio::select! {
+                        changed = changes.changed() => {
+                            if changed.is_err() {
+                                return;
+                            }
+                            break;
+                        }
+                        message = socket.recv() => match message {
+                            Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                            Some(Ok(_)) => last_heard = Instant::now(),
+                        },
+                        _ = pings.tick() => {
+                            if last_heard.elapsed() > idle {
+                                return;
+                            }
+                            let ping = socket.send(Message::Ping(Vec::new().into()));
+                            if !matches!(tokio::time::timeout(Duration::from_secs(5), ping).await, Ok(Ok(()))) {
+                                return;
+                            }
+                        }
+                    }
+                }
+            }
+        })
 }
 
 #[derive(Deserialize)]

@@ -23,6 +23,28 @@ pub const FIRST_MOVE_LIMIT: Duration = Duration::from_secs(30);
 /// a draw, unless the server says otherwise (lichess: about 40 s; shorter here, as 5x5
 /// games are short).
 pub const ABSENCE_GRACE: Duration = Duration::from_secs(30);
+/// A room still waiting for its second player closes once its host has had no page for
+/// this long, so that the lobby lists only rooms someone waits in.
+pub const HOST_GONE: Duration = Duration::from_secs(600);
+
+/// How long a room waits for people who are gone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Patience {
+    /// A player gone this long may be claimed against ([`ABSENCE_GRACE`]).
+    pub absence_grace: Duration,
+    /// A waiting room whose host is gone this long closes ([`HOST_GONE`]).
+    pub host_gone: Duration,
+}
+
+impl Default for Patience {
+    fn default() -> Patience {
+        Patience {
+            absence_grace: ABSENCE_GRACE,
+            host_gone: HOST_GONE,
+        }
+    }
+}
+
 /// Updates waiting for one page; a page further behind is let go (it comes back and gets
 /// the whole room).
 pub const PAGE_UPDATES: usize = 256;
@@ -115,8 +137,8 @@ pub struct Room {
     next_game: Option<String>,
     /// Since when each side has had no page connected.
     absent_since: [Option<Instant>; 2],
-    /// How long a side may be gone before the other may claim.
-    pub(super) absence_grace: Duration,
+    /// How long the room waits for people who are gone.
+    pub(super) patience: Patience,
 }
 
 fn now_ms() -> u64 {
@@ -168,7 +190,7 @@ impl Room {
             next_game: None,
             // Nobody is here yet: after a restart, the grace counts from the start.
             absent_since: [Some(Instant::now()); 2],
-            absence_grace: ABSENCE_GRACE,
+            patience: Patience::default(),
         };
         if room.seats.iter().all(Option::is_some) {
             let (game, clocks) = game.unwrap_or_else(|| (room.new_game(), Vec::new()));
@@ -256,7 +278,7 @@ impl Room {
             takeback_offer: None,
             rematch_offer: self.rematch_offer.map(Side::from),
             next_game: self.next_game.clone(),
-            claim_after_ms: self.absence_grace.as_millis() as u64,
+            claim_after_ms: self.patience.absence_grace.as_millis() as u64,
             result: None,
             reason: None,
         };
@@ -508,10 +530,10 @@ impl Room {
         let gone = self.absent_since[(!side).index()]
             .filter(|_| !self.present(!side))
             .map(|since| since.elapsed());
-        if gone.is_none_or(|gone| gone < self.absence_grace) {
+        if gone.is_none_or(|gone| gone < self.patience.absence_grace) {
             return Err(format!(
                 "your opponent may come back: a claim waits {} s after they left",
-                self.absence_grace.as_secs()
+                self.patience.absence_grace.as_secs()
             ));
         }
         let mut next = referee.clone();
@@ -660,7 +682,17 @@ impl Room {
     /// The room's task: until its game is over and its pages and the registry let it go.
     pub async fn run(mut self, mut inputs: mpsc::Receiver<RoomInput>, on_change: impl Fn(&Room)) {
         loop {
-            let deadline = self.referee.as_ref().and_then(Referee::next_deadline);
+            let deadline = match &self.referee {
+                Some(referee) => referee.next_deadline(),
+                // Waiting: until the host has been gone too long.
+                None => self
+                    .absent_since
+                    .iter()
+                    .flatten()
+                    .min()
+                    .filter(|_| self.seats.iter().flatten().count() == 1)
+                    .map(|since| *since + self.patience.host_gone),
+            };
             let sleep = async {
                 match deadline {
                     Some(at) => tokio::time::sleep_until(at.into()).await,
@@ -682,6 +714,15 @@ impl Room {
                     }
                 },
                 _ = sleep => {
+                    if self.referee.is_none() {
+                        let host = [Color::Sente, Color::Gote]
+                            .into_iter()
+                            .find(|c| self.seats[c.index()].is_some());
+                        if let Some(host) = host.filter(|h| !self.present(*h)) {
+                            log::info!("room {}: its host left before anyone joined", self.id);
+                            let _ = self.cancel(host).await;
+                        }
+                    }
                     if let Some(referee) = &self.referee {
                         let mut next = referee.clone();
                         // A flag that falls is told once it is stored; if storing fails it

@@ -3,7 +3,7 @@
 //! store after a restart.
 
 use super::protocol::RoomSettings;
-use super::room::{Listing, Room, RoomInput, Seated};
+use super::room::{Listing, Patience, Room, RoomInput, Seated};
 use super::writer::StoreHandle;
 use gogo_rules::Color;
 use gogo_store::{public_id, NewGame, PlayerRecord, SeatRecord, Secret};
@@ -54,8 +54,8 @@ pub struct Rooms {
     epoch: u64,
     /// Tells the lobby's watchers that it changed.
     lobby: tokio::sync::watch::Sender<u64>,
-    /// How long a player may be gone before the other may claim.
-    absence_grace: Duration,
+    /// How long rooms wait for people who are gone.
+    patience: Patience,
 }
 
 fn now_ms() -> u64 {
@@ -65,16 +65,16 @@ fn now_ms() -> u64 {
 }
 
 impl Rooms {
-    /// No rooms yet, on `store`; a player may be gone `absence_grace` before the other may
-    /// claim ([`super::room::ABSENCE_GRACE`] unless a test wants it short).
-    pub fn new(store: StoreHandle, absence_grace: Duration) -> Arc<Rooms> {
+    /// No rooms yet, on `store`, waiting for people who are gone as `patience` says (the
+    /// defaults unless a test wants them short).
+    pub fn new(store: StoreHandle, patience: Patience) -> Arc<Rooms> {
         Arc::new(Rooms {
             entries: Mutex::default(),
             serials: Default::default(),
             store,
             epoch: now_ms(),
             lobby: tokio::sync::watch::channel(0).0,
-            absence_grace,
+            patience,
         })
     }
 
@@ -319,7 +319,7 @@ impl Rooms {
     /// Starts room `id`'s task and lists it.
     fn serve(self: &Arc<Rooms>, id: String, mut room: Room) {
         room.rooms = Some(Arc::downgrade(self));
-        room.absence_grace = self.absence_grace;
+        room.patience = self.patience;
         let (inputs, queue) = mpsc::channel(ROOM_INPUTS);
         let serial = self
             .serials

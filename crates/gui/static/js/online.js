@@ -92,7 +92,7 @@ async function openLobby() {
   closeSocket();
   online.game = null;
   show("lobby-panel");
-  await refreshLobby();
+  watchLobby();
   try {
     const games = await api("GET", `/api/games/user/${encodeURIComponent(online.player.id)}`);
     const list = $("my-games");
@@ -110,26 +110,40 @@ async function openLobby() {
   } catch (err) { /* the list waits for the next visit */ }
 }
 
-async function refreshLobby() {
-  if (online.game) return;
-  try {
-    const lobby = await api("GET", "/online/lobby");
-    $("counts").textContent = `(${lobby.waiting.length} waiting, ${lobby.playing} playing)`;
-    const list = $("lobby");
-    list.replaceChildren();
-    for (const room of lobby.waiting) {
-      const li = document.createElement("li");
-      const clock = CLOCKS.find(([, c]) => JSON.stringify(c) === JSON.stringify(room.settings.clock));
-      li.textContent = `${room.host} (${room.rating}) · ${room.settings.rules} · ${clock ? clock[0] : "clock"} · ${room.settings.rated ? "rated" : "casual"} `;
-      const button = document.createElement("button");
-      button.textContent = "Join";
-      button.onclick = () => { location.hash = `game=${encodeURIComponent(room.id)}`; };
-      li.append(button);
-      list.append(li);
-    }
-  } catch (err) { $("counts").textContent = "(the lobby cannot be read now)"; }
+// The lobby as the server tells it, live, while the lobby shows.
+function watchLobby() {
+  if (online.lobbySocket) return;
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/online/lobby/ws`);
+  online.lobbySocket = socket;
+  socket.onmessage = (message) => { if (!online.game) showLobby(JSON.parse(message.data)); };
+  socket.onclose = () => {
+    if (online.lobbySocket !== socket) return;
+    online.lobbySocket = null;
+    $("counts").textContent = "(reconnecting…)";
+    setTimeout(() => { if (!online.game) watchLobby(); }, 2000);
+  };
 }
-setInterval(refreshLobby, 2000);
+
+function unwatchLobby() {
+  if (online.lobbySocket) { const s = online.lobbySocket; online.lobbySocket = null; s.close(); }
+}
+
+function showLobby(lobby) {
+  $("counts").textContent = `(${lobby.waiting.length} waiting, ${lobby.playing} playing)`;
+  const list = $("lobby");
+  list.replaceChildren();
+  for (const room of lobby.waiting) {
+    const li = document.createElement("li");
+    const clock = CLOCKS.find(([, c]) => JSON.stringify(c) === JSON.stringify(room.settings.clock));
+    li.textContent = `${room.host} (${room.rating}) · ${room.settings.rules} · ${clock ? clock[0] : "clock"} · ${room.settings.rated ? "rated" : "casual"} `;
+    const button = document.createElement("button");
+    button.textContent = "Join";
+    button.onclick = () => { location.hash = `game=${encodeURIComponent(room.id)}`; };
+    li.append(button);
+    list.append(li);
+  }
+}
 
 async function createRoom(e) {
   e.preventDefault();
@@ -163,6 +177,7 @@ async function join() {
 // --- a room ------------------------------------------------------------------------------
 
 function openGame(game) {
+  unwatchLobby();
   if (online.game !== game) {
     closeSocket();
     online.game = game;
