@@ -5,6 +5,7 @@
 //! a page may be silent ([`crate::Limits::idle_timeout`]), then ends and its engine with it.
 //! Boards waiting for their page give their places to new pages when the server is full.
 
+use crate::keeper::Keeper;
 use crate::messages::{Request, Update};
 use crate::session::Session;
 use gogo_store::{Secret, SecretHash};
@@ -106,8 +107,9 @@ pub(crate) fn open<P: Send + 'static>(
     engine_events: mpsc::Receiver<crate::engine::EngineEvent>,
     wait_alone: Duration,
     place: P,
+    key: Secret,
+    keeper: Option<Keeper>,
 ) -> (Secret, mpsc::Sender<BoardInput>) {
-    let key = Secret::generate();
     let hash = key.hash();
     let (inputs_tx, inputs) = mpsc::channel(BOARD_INPUTS);
     let serial = boards
@@ -126,7 +128,16 @@ pub(crate) fn open<P: Send + 'static>(
     // have let it go.
     tokio::spawn(async move {
         let _place = place;
-        run(session, engine_events, inputs, &boards, hash, wait_alone).await;
+        run(
+            session,
+            engine_events,
+            inputs,
+            &boards,
+            hash,
+            wait_alone,
+            keeper,
+        )
+        .await;
         boards.remove(&hash, serial);
     });
     (key, inputs_tx)
@@ -146,6 +157,7 @@ async fn run(
     boards: &Boards,
     key: SecretHash,
     wait_alone: Duration,
+    mut keeper: Option<Keeper>,
 ) {
     let mut attached: Option<Attached> = None;
     let mut alone_since = Some(Instant::now());
@@ -196,6 +208,16 @@ async fn run(
         };
         if updates.is_empty() {
             continue;
+        }
+        // Stored before the page is told.
+        let mut updates = updates;
+        if let Some(keeper) = &mut keeper {
+            if let Err(e) = keeper.write(session.kept()).await {
+                log::error!("a board's game could not be stored: {e}");
+                updates.push(Update::error(
+                    "the server could not keep this game in its database: what follows may be lost",
+                ));
+            }
         }
         if let Some(page) = &attached {
             if page.updates.try_send(updates).is_err() {

@@ -15,6 +15,7 @@ mod board;
 pub mod chances;
 pub mod engine;
 pub mod fuzz_checks;
+mod keeper;
 pub mod lag;
 pub mod messages;
 pub mod online;
@@ -109,6 +110,9 @@ pub struct Config {
     pub limits: Limits,
     /// Online play (rooms between two people), when the server offers it.
     pub online: Option<Arc<online::Online>>,
+    /// Where the local board's games are kept (each move stored before the page is told,
+    /// and a board found again after a restart); `None`: not kept.
+    pub store: Option<online::writer::StoreHandle>,
 }
 
 impl Config {
@@ -120,6 +124,7 @@ impl Config {
             access: Access::for_address(bound),
             limits: Limits::default(),
             online: None,
+            store: None,
         }
     }
 }
@@ -226,14 +231,39 @@ async fn websocket(
         .max_frame_size(max)
         .on_upgrade(move |socket| async move {
             let known = query.board.as_deref().and_then(|k| server.boards.find(k));
-            match (known, query.board) {
-                (Some((_, inputs)), Some(key)) => pump(socket, &server, key, true, inputs).await,
-                _ => match open_board(&server).await {
-                    Some((key, inputs)) => pump(socket, &server, key, false, inputs).await,
-                    None => refuse_full(socket, &server.config.limits).await,
-                },
+            if let (Some((_, inputs)), Some(key)) = (known, &query.board) {
+                return pump(socket, &server, key.clone(), true, inputs).await;
+            }
+            // Not served: kept in the store, if the server restarted under the page.
+            let stored = stored_board(&server, query.board.as_deref()).await;
+            let resumed = stored.is_some();
+            match open_board(&server, stored).await {
+                Some((key, inputs)) => pump(socket, &server, key, resumed, inputs).await,
+                None => refuse_full(socket, &server.config.limits).await,
             }
         })
+}
+
+/// The newest game the store keeps for the board whose key is `key`, with the key.
+async fn stored_board(
+    server: &Server,
+    key: Option<&str>,
+) -> Option<(gogo_store::Secret, gogo_store::StoredGame)> {
+    let key = gogo_store::Secret::parse(key?)?;
+    let store = server.config.store.as_ref()?;
+    let hash = key.hash();
+    match store.run(move |s| s.latest_game_of_seat(hash)).await {
+        Ok(Ok(Some(game))) => Some((key, game)),
+        Ok(Ok(None)) => None,
+        Ok(Err(e)) => {
+            log::warn!("a board's stored game cannot be read: {e}");
+            None
+        }
+        Err(e) => {
+            log::warn!("{e}");
+            None
+        }
+    }
 }
 
 /// Sends `updates` in order, each within `deadline`; false when the page is gone or does
@@ -283,6 +313,7 @@ async fn refuse_full(mut socket: WebSocket, limits: &Limits) {
 /// go.
 async fn open_board(
     server: &Arc<Server>,
+    stored: Option<(gogo_store::Secret, gogo_store::StoredGame)>,
 ) -> Option<(String, tokio::sync::mpsc::Sender<board::BoardInput>)> {
     let mut slot = server.take_slot();
     // Full: the board that has waited longest for its page gives its place, once its task
@@ -297,16 +328,43 @@ async fn open_board(
     let slot = slot?;
     let config = &server.config;
     let (events_tx, events) = tokio::sync::mpsc::channel(ENGINE_EVENTS);
-    let session = Session::with_ledger(
+    let mut session = Session::with_ledger(
         EngineHandle::spawn(config.engine.clone(), events_tx),
         Arc::clone(&server.puzzles),
     );
+    // A board the server had before it restarted comes back with its key and its game.
+    let (key, keeper) = match (stored, &config.store) {
+        (Some((key, game)), Some(store)) => match session.restore(&game) {
+            Ok(()) => {
+                let generation = session.kept().map_or(0, |k| k.generation);
+                let keeper = keeper::Keeper::resumed(store.clone(), key.hash(), generation, &game);
+                (key, Some(keeper))
+            }
+            Err(e) => {
+                log::warn!("a stored game of the board cannot be set up again: {e}");
+                let key = gogo_store::Secret::generate();
+                (
+                    key.clone(),
+                    Some(keeper::Keeper::new(store.clone(), key.hash())),
+                )
+            }
+        },
+        (_, store) => {
+            let key = gogo_store::Secret::generate();
+            let keeper = store
+                .as_ref()
+                .map(|s| keeper::Keeper::new(s.clone(), key.hash()));
+            (key, keeper)
+        }
+    };
     let (key, inputs) = board::open(
         &server.boards,
         session,
         events,
         config.limits.idle_timeout,
         slot,
+        key,
+        keeper,
     );
     Some((key.expose().to_string(), inputs))
 }

@@ -7,6 +7,7 @@ use clap::Parser;
 use gogo_gui::{serve, Config, Limits};
 use gogo_protocol::EngineSpec;
 use std::net::{IpAddr, SocketAddr};
+use std::os::unix::fs::DirBuilderExt;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -21,8 +22,8 @@ struct Cli {
     /// The USI engine (default: gogo, beside this program).
     #[arg(long)]
     engine: Option<PathBuf>,
-    /// Arguments for the engine.
-    #[arg(long = "engine-arg", num_args = 1)]
+    /// An argument for the engine (once for each; it may start with a dash: `--engine-arg -c`).
+    #[arg(long = "engine-arg", num_args = 1, allow_hyphen_values = true)]
     engine_args: Vec<String>,
     /// Port (0: any free port).
     #[arg(long, default_value_t = 8080)]
@@ -53,10 +54,11 @@ struct Cli {
     /// The reverse proxy in front of the server, whose X-Forwarded-For names the client.
     #[arg(long)]
     trust_proxy: Option<IpAddr>,
-    /// The database of online games and players (SQLite; created on first start, readable by
-    /// its owner only).
-    #[arg(long, default_value = "gogo-online.db")]
-    db: PathBuf,
+    /// The database of the games played here, and online of the players (SQLite; created on
+    /// first start, readable by its owner only). Default: $XDG_DATA_HOME/gogo/games.db (or
+    /// ~/.local/share/gogo/games.db).
+    #[arg(long)]
+    db: Option<PathBuf>,
 }
 
 /// gogo beside this program (`target/release/gogo` next to `target/release/gogo-gui`).
@@ -66,21 +68,36 @@ fn default_engine() -> Option<PathBuf> {
     beside.exists().then_some(beside)
 }
 
-/// Online play on the database at `db`, with every game it had not seen end taken up again.
+/// Where the games are kept unless `--db` says: the user's data folder (made if need be,
+/// private), or the current folder without one.
+fn default_db() -> PathBuf {
+    let data = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")));
+    match data {
+        Some(data) => {
+            let dir = data.join("gogo");
+            let _ = std::fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(&dir);
+            dir.join("games.db")
+        }
+        None => PathBuf::from("gogo-games.db"),
+    }
+}
+
+/// Online play on `store`, with every game it had not seen end taken up again.
 async fn start_online(
-    db: &std::path::Path,
+    store: gogo_gui::online::writer::StoreHandle,
     public_url: Option<String>,
     trusted_proxy: Option<IpAddr>,
 ) -> Result<std::sync::Arc<gogo_gui::online::Online>, String> {
-    use gogo_gui::online::{guard::Origins, rooms::Rooms, writer::StoreHandle};
+    use gogo_gui::online::{guard::Origins, rooms::Rooms};
     use gogo_gui::online::{Online, OnlineLimits};
-    let store = StoreHandle::open(Some(db)).map_err(|e| e.to_string())?;
     let rooms = Rooms::new(store, Default::default());
     let restored = rooms.restore().await?;
-    eprintln!(
-        "gogo-gui: online play on {} ({restored} live games taken up again)",
-        db.display()
-    );
+    eprintln!("gogo-gui: online play ({restored} live games taken up again)");
     let limits = OnlineLimits {
         origins: Origins {
             public_url,
@@ -132,15 +149,26 @@ fn main() -> ExitCode {
             );
         }
         let idle_timeout = Duration::from_secs(cli.idle_timeout.max(1));
+        let db = cli.db.clone().unwrap_or_else(default_db);
+        let store = match gogo_gui::online::writer::StoreHandle::open(Some(&db)) {
+            Ok(store) => store,
+            Err(e) => {
+                eprintln!("gogo-gui: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        eprintln!("gogo-gui: games kept in {}", db.display());
         let online = match cli.online {
             false => None,
-            true => match start_online(&cli.db, cli.public_url.clone(), cli.trust_proxy).await {
-                Ok(online) => Some(online),
-                Err(e) => {
-                    eprintln!("gogo-gui: {e}");
-                    return ExitCode::FAILURE;
+            true => {
+                match start_online(store.clone(), cli.public_url.clone(), cli.trust_proxy).await {
+                    Ok(online) => Some(online),
+                    Err(e) => {
+                        eprintln!("gogo-gui: {e}");
+                        return ExitCode::FAILURE;
+                    }
                 }
-            },
+            }
         };
         let config = Config {
             limits: Limits {
@@ -153,6 +181,7 @@ fn main() -> ExitCode {
                 ..Limits::default()
             },
             online,
+            store: Some(store),
             ..Config::new(spec, bound)
         };
         println!(

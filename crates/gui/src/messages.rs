@@ -67,10 +67,8 @@ impl From<Side> for gogo_rules::Color {
     }
 }
 
-/// How a game ended other than by the rules (which replaying its moves finds again): the
-/// state carries it, the page keeps it with the moves, and a `new_game` that plays a kept
-/// game again brings it back, so that no reload or dropped connection loses a resignation
-/// or a flag fall, or revives the game.
+/// How a game ended other than by the rules, as the state tells the page (who resigned,
+/// whose flag fell). The server judged it and keeps it: a page never sends one back.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum KeptEnding {
@@ -121,14 +119,11 @@ pub enum Request {
         /// the standard rules, 300 under kawu's).
         #[serde(default)]
         max_plies: u32,
-        /// Moves already played from the start, in USI: a game the page kept (after a
-        /// reload or a dropped connection) is played again up to where it was.
+        /// Moves already played from the start, in USI: a game the page kept is played
+        /// again up to where it was (when the server no longer has the page's board). How
+        /// a game ended is the server's alone: a page's word for it is not taken.
         #[serde(default)]
         moves: Vec<String>,
-        /// How the kept game ended, if not by the rules: it ends so again once its moves
-        /// are played.
-        #[serde(default)]
-        ending: Option<KeptEnding>,
         /// Below full strength, the engine's move comes after a short, varied pause, as
         /// a person's would (a move at once feels like a machine). On unless the page says.
         #[serde(default = "on")]
@@ -473,7 +468,7 @@ pub struct GameView {
     pub result: Option<String>,
     /// Why it ended, in words.
     pub reason: Option<String>,
-    /// How it ended when not by the rules, for the page to keep (see [`KeptEnding`]).
+    /// How it ended when not by the rules (see [`KeptEnding`]).
     pub ending: Option<KeptEnding>,
     /// Sente's score after each ply, as far as the engine said (for the graph).
     pub scores: Vec<Option<f64>>,

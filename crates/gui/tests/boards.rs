@@ -175,3 +175,121 @@ async fn a_board_without_its_page_ends_or_gives_its_place() {
         "the engine outlived its board's wait"
     );
 }
+
+/// `gogo-gui` on `db` and `port`, with a shell engine; its token once it printed it.
+fn start_binary(db: &std::path::Path, port: u16) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let engine = r#"while read -r line; do case "$line" in usi) echo "id name shell"; echo usiok;; isready) echo readyok;; go*) echo "bestmove resign";; quit) exit 0;; esac; done"#;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gogo-gui"))
+        .args([
+            "--engine",
+            "/bin/sh",
+            "--engine-arg",
+            "-c",
+            "--engine-arg",
+            engine,
+        ])
+        .args(["--port", &port.to_string(), "--db"])
+        .arg(db)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let line = std::io::BufReader::new(stdout)
+        .lines()
+        .map_while(Result::ok)
+        .find(|l| l.contains("token="))
+        .unwrap_or_else(|| {
+            let mut why = String::new();
+            let _ = std::io::Read::read_to_string(&mut { stderr }, &mut why);
+            panic!("gogo-gui printed no address: {why}")
+        });
+    let token = line
+        .split("token=")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap();
+    (child, token.to_string())
+}
+
+/// Issue 55: the local board's game is kept in the database, each move before the page is
+/// told. The server killed with SIGKILL and started again: the page's board key brings back
+/// the same game, its clocks as stored, and the ending the server judged (the page sends
+/// none).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_restarted_server_gives_the_board_its_game_clocks_and_ending_back() {
+    let dir = std::env::temp_dir().join(format!("gogo-boards-kill-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("games.db");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let address: SocketAddr = ([127, 0, 0, 1], port).into();
+    let (mut server, token) = start_binary(&db, port);
+    let mut page = open(address, &token, "").await;
+    let key = next(&mut page, "board", |_| true).await.unwrap()["key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    request(
+        &mut page,
+        json!({"type": "new_game", "start": "standard", "rules": "standard", "sente": "human",
+               "gote": "human", "clock": {"kind": "fischer", "main_ms": 300000, "increment_ms": 0}}),
+    )
+    .await;
+    next(&mut page, "state", |s| plies(s) == 0).await.unwrap();
+    let mut last = Value::Null;
+    for (ply, usi) in OPENING[..4].iter().enumerate() {
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        request(&mut page, json!({"type": "move", "usi": usi})).await;
+        last = next(&mut page, "state", |s| plies(s) == ply + 1)
+            .await
+            .unwrap();
+    }
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let (mut server, token) = start_binary(&db, port);
+    let mut page = open(address, &token, &key).await;
+    assert_eq!(
+        next(&mut page, "board", |_| true).await.unwrap()["resumed"],
+        true
+    );
+    let state = next(&mut page, "state", |_| true).await.unwrap();
+    assert_eq!(state["moves"], last["moves"]);
+    // Gote moved last: its clock stands as stored; Sente's runs again from the restart.
+    assert_eq!(
+        state["clock"]["main_ms"][1], last["clock"]["main_ms"][1],
+        "{state}"
+    );
+    assert!(state["clock"]["main_ms"][1].as_u64().unwrap() < 300_000);
+    // Sente resigns; the server is killed again; the game comes back resigned.
+    request(&mut page, json!({"type": "resign"})).await;
+    let resigned = next(&mut page, "state", |s| !s["result"].is_null())
+        .await
+        .unwrap();
+    assert_eq!(resigned["result"], "0-1");
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let (mut server, token) = start_binary(&db, port);
+    let mut page = open(address, &token, &key).await;
+    assert_eq!(
+        next(&mut page, "board", |_| true).await.unwrap()["resumed"],
+        true
+    );
+    let state = next(&mut page, "state", |_| true).await.unwrap();
+    assert_eq!(state["moves"], last["moves"]);
+    assert_eq!(
+        (state["result"].clone(), state["reason"].clone()),
+        (json!("0-1"), json!("resignation"))
+    );
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}

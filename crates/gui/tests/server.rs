@@ -567,62 +567,41 @@ async fn takeback_after_resigning_kept_games_and_move_limits() {
     assert_eq!(state["result"], "1/2-1/2", "{state}");
 }
 
-/// Issue 35, item 1: a resignation survives reloads. The state carries how the game ended;
-/// the page keeps it and sends it back with the moves; the server replays the game and ends
-/// it so again, with the players as they were, and a finished game never comes back live.
+/// Issue 55: the server is the authority of how a game ended. A page that plays a kept game
+/// again (as it does when the server no longer has its board) and claims it ended (the
+/// engine resigned at move 0, a flag fell in a game without a clock, a resignation) gets the
+/// moves played and nothing else: the game is live, its record says no ending.
 #[tokio::test]
-async fn a_resigned_game_stays_resigned_when_played_again() {
+async fn a_pages_claimed_ending_is_not_taken() {
     let engine = || shell_engine(r#"echo "bestmove 1b1c""#);
     let mut s = connect(engine()).await;
     next(&mut s, "state", |_| true).await;
-    let resigned = resign_after_one_move(&mut s).await;
-    assert_eq!(resigned["result"], "0-1");
-    assert_eq!(
-        resigned["ending"],
-        json!({"kind": "resignation", "loser": "sente"})
-    );
-    let kept_moves: Vec<Value> = resigned["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["usi"].clone())
-        .collect();
-    // Two reloads: each a fresh connection (a fresh session) that plays the kept game again.
-    let mut ending = resigned["ending"].clone();
-    for reload in 1..=2 {
-        drop(s);
-        s = connect(engine()).await;
-        next(&mut s, "state", |_| true).await;
-        let mut again = new_game("standard", "human", "engine");
-        again["moves"] = json!(kept_moves);
-        again["ending"] = ending.clone();
-        request(&mut s, again).await;
-        let state = next(&mut s, "state", |v| moves(v) == 2).await;
-        assert_eq!(state["result"], "0-1", "reload {reload}: {state}");
-        assert_eq!(state["reason"], "resignation");
-        assert_eq!(state["players"], json!(["human", "engine"]));
-        assert!(state["legal"].as_array().unwrap().is_empty());
-        ending = state["ending"].clone();
-        assert_eq!(ending, json!({"kind": "resignation", "loser": "sente"}));
-        // Nothing revives it: no move, and no takeback of a resigned game.
-        request(&mut s, json!({"type": "move", "usi": "4d3c"})).await;
-        let refused = next(&mut s, "error", |_| true).await;
+    for (kept, claim) in [
+        (json!([]), json!({"kind": "resignation", "loser": "gote"})),
+        (
+            json!(["3e4d", "1b1c"]),
+            json!({"kind": "time", "loser": "gote"}),
+        ),
+        (
+            json!(["3e4d", "1b1c"]),
+            json!({"kind": "resignation", "loser": "sente"}),
+        ),
+    ] {
+        let mut claimed = new_game("standard", "human", "engine");
+        claimed["moves"] = kept.clone();
+        claimed["ending"] = claim;
+        request(&mut s, claimed).await;
+        let n = kept.as_array().unwrap().len();
+        let state = next(&mut s, "state", |v| moves(v) == n).await;
+        assert!(state["result"].is_null(), "{state}");
+        assert!(state["ending"].is_null(), "{state}");
+        request(&mut s, json!({"type": "export"})).await;
+        let export = next(&mut s, "export", |_| true).await;
         assert!(
-            refused["message"].as_str().unwrap().contains("over"),
-            "{refused}"
+            !export["csa"].as_str().unwrap().contains("%TORYO"),
+            "{export}"
         );
-        request(&mut s, json!({"type": "takeback"})).await;
-        next(&mut s, "error", |_| true).await;
     }
-    // A kept ending that does not fit the moves' own end is not applied: a game the rules
-    // ended (here none did) keeps the rules' verdict, and a kept game whose moves do not all
-    // replay comes back live where they stop, with a message.
-    let mut wrong = new_game("standard", "human", "human");
-    wrong["moves"] = json!(["3e4d", "9z9z"]);
-    wrong["ending"] = json!({"kind": "time", "loser": "gote"});
-    request(&mut s, wrong).await;
-    let state = next(&mut s, "state", |v| moves(v) == 1).await;
-    assert!(state["result"].is_null(), "{state}");
 }
 
 /// Issue 35: the clock starts with each side's first move, as on lishogi: neither runs

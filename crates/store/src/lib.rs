@@ -294,6 +294,23 @@ impl Store {
         head.map(|head| self.complete(head)).transpose()
     }
 
+    /// The newest game whose Sente seat is held by the secret that hashes to `seat`.
+    pub fn latest_game_of_seat(&self, seat: SecretHash) -> Result<Option<StoredGame>, StoreError> {
+        let id: Option<String> = self
+            .db
+            .query_row(
+                "SELECT id FROM games WHERE sente_seat = ?1 ORDER BY created_ms DESC, rowid DESC
+                 LIMIT 1",
+                params![seat.0.to_vec()],
+                |row| row.get(0),
+            )
+            .optional()?;
+        match id {
+            Some(id) => self.game(&id),
+            None => Ok(None),
+        }
+    }
+
     /// Every game that has not ended (to take up again after a restart), oldest first.
     pub fn live_games(&self) -> Result<Vec<StoredGame>, StoreError> {
         let mut statement = self.db.prepare(

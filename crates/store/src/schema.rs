@@ -47,6 +47,9 @@ const MIGRATIONS: &[&str] = &[
         at_ms INTEGER NOT NULL,
         PRIMARY KEY (game_id, ply)
     ) WITHOUT ROWID;",
+    // 2: a seat's games found by its secret's hash (the local board comes back to its
+    // game by its key after a restart).
+    "CREATE INDEX games_sente_seat ON games(sente_seat, created_ms);",
 ];
 
 /// The schema version this build writes.

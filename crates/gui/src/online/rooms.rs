@@ -277,6 +277,10 @@ impl Rooms {
             .map_err(|e| e.to_string())?;
         let mut restored = 0;
         for (game, players) in live {
+            // The local board's games (no player in either seat) are its own to take up.
+            if game.seats.iter().all(|s| s.player.is_none()) {
+                continue;
+            }
             let settings: RoomSettings = match serde_json::from_str(&game.settings) {
                 Ok(s) => s,
                 Err(e) => {

@@ -25,6 +25,12 @@ pub struct StoreHandle {
     jobs: std::sync::mpsc::Sender<Job>,
 }
 
+impl std::fmt::Debug for StoreHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StoreHandle")
+    }
+}
+
 /// The store could not do or keep a job: its thread has stopped, or the commit failed.
 #[derive(Debug)]
 pub struct StoreFailed(pub String);

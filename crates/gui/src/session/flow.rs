@@ -133,6 +133,7 @@ impl Session {
         match parsed {
             Ok((start, moves)) => {
                 self.puzzle = None;
+                self.generation += 1;
                 self.loaded.add(&start, &moves);
                 let mut game = Game::from_position(*self.game.rules(), start);
                 for mv in moves {

@@ -21,6 +21,7 @@ use std::time::Duration;
 mod explorer;
 mod flow;
 mod jobs;
+mod kept;
 mod puzzle;
 mod view;
 
@@ -106,12 +107,16 @@ pub struct Session {
     loaded: explorer::LoadedGames,
     /// The server's record of the puzzles opened, which outlives this page.
     ledger: std::sync::Arc<PuzzleLedger>,
+    /// Counts the games begun on this board (a new game, a record loaded): the store keeps
+    /// each as a game of its own.
+    generation: u64,
 }
 
+pub use kept::{KeptGame, LocalSettings};
 pub use puzzle::PuzzleLedger;
 
-/// An ending as the page keeps it; `None` for the rules' endings, which replaying the moves
-/// finds again.
+/// An ending as the state tells it; `None` for the rules' endings, which the result and
+/// reason say.
 fn kept_ending(ending: &Ending) -> Option<KeptEnding> {
     Some(match ending {
         Ending::Rules(_)
@@ -136,18 +141,6 @@ fn kept_ending(ending: &Ending) -> Option<KeptEnding> {
     })
 }
 
-/// The ending a kept game comes back with (a forfeit's words are kept as they were said,
-/// cut short).
-fn restored_ending(kept: KeptEnding) -> Ending {
-    match kept {
-        KeptEnding::Resignation { loser } => Ending::Resignation(loser.into()),
-        KeptEnding::Time { loser } => Ending::Time(loser.into()),
-        KeptEnding::Forfeit { loser, why } => {
-            Ending::EngineFailure(loser.into(), crate::messages::brief(&why))
-        }
-    }
-}
-
 impl Session {
     /// A session that plays with `engine`, starting with a game the person plays as Sente,
     /// with a puzzle ledger of its own.
@@ -160,6 +153,7 @@ impl Session {
     pub fn with_ledger(engine: EngineHandle, ledger: std::sync::Arc<PuzzleLedger>) -> Session {
         Session {
             ledger,
+            generation: 0,
             game: Game::new(RuleSet::standard()),
             players: [Player::Human, Player::Engine],
             clock: Clock::new(time_control(ClockSetting::None { engine_ms: 1000 })),
@@ -209,7 +203,6 @@ impl Session {
                 level,
                 max_plies,
                 moves,
-                ending,
                 thinking_pause,
             } => {
                 // The engine says which levels it has (its `Level` option); until it is up,
@@ -267,14 +260,10 @@ impl Session {
                     }
                 }
                 self.puzzle = None;
+                self.generation += 1;
                 self.level = level;
                 self.thinking_pause = thinking_pause;
                 self.reset(game, [sente, gote], time_control(clock));
-                // A kept game that ended otherwise than by the rules ends so again (only if
-                // every move was played again: it is then the same game).
-                if let (Some(ending), None, None) = (ending, &replay_error, &self.ending) {
-                    self.end(restored_ending(ending));
-                }
                 self.engine.send(EngineCommand::NewGame);
                 let mut updates = self.after_change();
                 updates.extend(replay_error);

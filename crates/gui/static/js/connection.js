@@ -63,12 +63,13 @@ export function send(request) {
 export function keepGame(state) {
   // A puzzle is not the person's game: the game stays kept for the way back to Play.
   if (!gogo.lastRequest || gogo.puzzleMode) return;
-  const kept = { request: gogo.lastRequest, start: state.positions[0], moves: state.moves.map((m) => m.usi), ending: state.ending || null };
+  const kept = { request: gogo.lastRequest, start: state.positions[0], moves: state.moves.map((m) => m.usi) };
   localStorage.setItem(STORE.game, JSON.stringify(kept));
 }
 
-// After (re)connecting, the kept game is played again on the server, with how it ended when
-// the rules did not end it (a resignation, a flag fall): a finished game comes back finished.
+// After (re)connecting to a new board (the server no longer had this page's board, nor its
+// database), the kept moves are played again on the server. How the game ended is the
+// server's to say: the page sends no ending.
 export function restoreGame(state) {
   gogo.restored = true;
   // The board this page had, as the server kept it: nothing to play again.
@@ -82,12 +83,11 @@ export function restoreGame(state) {
   if (!kept || !kept.request || !Array.isArray(kept.moves)) return false;
   const same = state.positions[0] === kept.start && state.moves.length === kept.moves.length
     && state.moves.every((m, i) => m.usi === kept.moves[i])
-    && JSON.stringify(state.ending || null) === JSON.stringify(kept.ending || null)
     && state.level === (kept.request.level || 0)
     && state.players[0] === kept.request.sente && state.players[1] === kept.request.gote;
   gogo.lastRequest = kept.request;
   if (same) return false;
-  const request = Object.assign({}, kept.request, { start: kept.start, moves: kept.moves, ending: kept.ending || null });
+  const request = Object.assign({}, kept.request, { start: kept.start, moves: kept.moves });
   gogo.flipped = request.sente === "engine" && request.gote === "human";
   send(request);
   return true;
