@@ -43,6 +43,9 @@ struct Cli {
     /// a board waits for its page to come back before its game ends.
     #[arg(long, default_value_t = Limits::default().idle_timeout.as_secs())]
     idle_timeout: u64,
+    /// Engine processes that play for players who left, shared by every online room.
+    #[arg(long, default_value_t = 2)]
+    cpu_engines: usize,
     /// Serve online play too: rooms where two people play each other from their own
     /// devices, kept in the database (`--db`).
     #[arg(long)]
@@ -90,12 +93,13 @@ fn default_db() -> PathBuf {
 /// Online play on `store`, with every game it had not seen end taken up again.
 async fn start_online(
     store: gogo_gui::online::writer::StoreHandle,
+    cpu: gogo_gui::online::cpu::CpuPool,
     public_url: Option<String>,
     trusted_proxy: Option<IpAddr>,
 ) -> Result<std::sync::Arc<gogo_gui::online::Online>, String> {
     use gogo_gui::online::{guard::Origins, rooms::Rooms};
     use gogo_gui::online::{Online, OnlineLimits};
-    let rooms = Rooms::new(store, Default::default());
+    let rooms = Rooms::new(store, Default::default(), Some(cpu));
     let restored = rooms.restore().await?;
     eprintln!("gogo-gui: online play ({restored} live games taken up again)");
     let limits = OnlineLimits {
@@ -161,7 +165,10 @@ fn main() -> ExitCode {
         let online = match cli.online {
             false => None,
             true => {
-                match start_online(store.clone(), cli.public_url.clone(), cli.trust_proxy).await {
+                let cpu = gogo_gui::online::cpu::CpuPool::new(spec.clone(), cli.cpu_engines.max(1));
+                match start_online(store.clone(), cpu, cli.public_url.clone(), cli.trust_proxy)
+                    .await
+                {
                     Ok(online) => Some(online),
                     Err(e) => {
                         eprintln!("gogo-gui: {e}");

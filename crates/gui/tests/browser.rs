@@ -1766,7 +1766,7 @@ fn start_online_server() -> String {
                 absence_grace: Duration::from_secs(2),
                 ..Default::default()
             };
-            let rooms = Rooms::new(StoreHandle::open(None).unwrap(), patience);
+            let rooms = Rooms::new(StoreHandle::open(None).unwrap(), patience, None);
             let config = Config {
                 online: Some(Online::new(rooms, Default::default())),
                 ..Config::new(EngineSpec::new("/bin/sh"), address)

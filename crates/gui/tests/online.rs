@@ -6,9 +6,11 @@
 use futures_util::{SinkExt, StreamExt};
 mod common;
 
+use gogo_gui::online::cpu::CpuPool;
 use gogo_gui::online::room::Patience;
 use gogo_gui::online::{rooms::Rooms, writer::StoreHandle, Online, OnlineLimits};
 use gogo_gui::Config;
+use gogo_protocol::EngineSpec;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -30,7 +32,12 @@ async fn serve_online_with(db: Option<PathBuf>, limits: OnlineLimits) -> SocketA
         absence_grace: Duration::from_millis(500),
         host_gone: Duration::from_millis(800),
     };
-    let rooms = Rooms::new(StoreHandle::open(db.as_deref()).unwrap(), patience);
+    let cpu = CpuPool::new(EngineSpec::new(common::gogo().display().to_string()), 1);
+    let rooms = Rooms::new(
+        StoreHandle::open(db.as_deref()).unwrap(),
+        patience,
+        Some(cpu),
+    );
     rooms.restore().await.unwrap();
     let config = Config {
         online: Some(Online::new(rooms, limits)),
@@ -761,4 +768,57 @@ async fn a_room_whose_host_left_leaves_the_lobby() {
         (record["result"].clone(), record["reason"].clone()),
         (json!("*"), json!("aborted"))
     );
+}
+
+/// Qdan's rule, chosen by the host: once a player has been gone for the grace time, the CPU
+/// (gogo at the room's level, from the server's bounded pool) plays for them on their clock;
+/// when they come back, their seat is theirs again and the CPU stops.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_cpu_plays_for_a_player_who_left_and_hands_the_seat_back() {
+    let address = serve_online(None).await;
+    let t = table(
+        address,
+        json!({"color": "sente", "leave": {"kind": "cpu", "level": 1}}),
+    )
+    .await;
+    let mut s = socket(address, &t.game, &t.seats[0]).await;
+    let g = socket(address, &t.game, &t.seats[1]).await;
+    next(&mut s, "room", |_| true).await;
+    drop(g);
+    next(&mut s, "presence", |v| v["present"] == false).await;
+    // Claims are not this room's rule.
+    send(&mut s, json!({"type": "claim_victory"})).await;
+    next(&mut s, "refused", |v| {
+        v["message"].as_str().unwrap().contains("CPU")
+    })
+    .await;
+    send(&mut s, json!({"type": "move", "ply": 0, "usi": "2e3d"})).await;
+    next(&mut s, "event", moved(0)).await;
+    // Gote's turn, Gote gone: after half a second the CPU moves for it.
+    let cpu = next(&mut s, "event", moved(1)).await;
+    assert!(
+        cpu["legal"].as_array().is_some_and(|l| !l.is_empty()),
+        "{cpu}"
+    );
+    // Gote comes back: the seat is theirs; the CPU does not answer Sente's next move.
+    let mut g = socket(address, &t.game, &t.seats[1]).await;
+    let view = next(&mut g, "room", |_| true).await;
+    assert_eq!(view["moves"].as_array().unwrap().len(), 2);
+    assert!(view["cpu_plays"].is_null(), "{view}");
+    let legal = cpu["legal"][0].as_str().unwrap().to_string();
+    send(&mut s, json!({"type": "move", "ply": 2, "usi": legal})).await;
+    next(&mut g, "event", moved(2)).await;
+    let waited =
+        tokio::time::timeout(Duration::from_millis(1500), next(&mut s, "event", moved(3))).await;
+    assert!(waited.is_err(), "the CPU moved for a player who is back");
+    // A room cannot ask for a CPU level the engine does not have.
+    let (status, _) = call(
+        address,
+        "POST",
+        "/online/rooms",
+        &t.keys[0],
+        Some(json!({"leave": {"kind": "cpu", "level": 11}})),
+    )
+    .await;
+    assert_eq!(status, 400);
 }

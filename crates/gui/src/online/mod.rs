@@ -9,6 +9,7 @@
 //! seat), `POST /online/rooms/{id}/join` (the open seat), `GET /online/lobby`, and the
 //! room's WebSocket, `GET /online/ws?game=ID[&seat=SECRET][&epoch=E&after=N]`.
 
+pub mod cpu;
 pub mod guard;
 pub mod protocol;
 pub mod room;

@@ -115,6 +115,20 @@ impl OnlineClock {
     }
 }
 
+/// What happens when a player leaves (no page connected for the grace time).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum LeaveRule {
+    /// The one who stayed may claim the win or a draw (lishogi's rule).
+    #[default]
+    Claim,
+    /// The CPU plays for the absent side at this level until they come back (Qdan's rule).
+    Cpu {
+        /// The engine's level (1 weakest to 10; 0 full strength).
+        level: u8,
+    },
+}
+
 /// Who the host plays.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -161,6 +175,9 @@ pub struct RoomSettings {
     /// Whether a rematch swaps who starts.
     #[serde(default = "on")]
     pub alternate: bool,
+    /// What happens when a player leaves.
+    #[serde(default)]
+    pub leave: LeaveRule,
 }
 
 impl Default for RoomSettings {
@@ -173,6 +190,7 @@ impl Default for RoomSettings {
             max_plies: 0,
             show_legal: true,
             alternate: true,
+            leave: LeaveRule::Claim,
         }
     }
 }
@@ -183,6 +201,11 @@ impl RoomSettings {
     pub fn checked_rules(&self) -> Result<RuleSet, String> {
         let rules: RuleSet = self.rules.parse().map_err(|e| format!("{e}"))?;
         self.clock.check()?;
+        if let LeaveRule::Cpu { level } = self.leave {
+            if level > 10 {
+                return Err("the CPU's level: 0 (full strength) or 1 to 10".into());
+            }
+        }
         if self.max_plies as usize > MAX_GAME_MOVES {
             return Err(format!("move limit: 0 (none) to {MAX_GAME_MOVES} plies"));
         }
@@ -306,6 +329,8 @@ pub struct RoomView {
     pub next_game: Option<String>,
     /// How long a player may be gone before the other may claim, ms.
     pub claim_after_ms: u64,
+    /// The side the CPU plays for now (its player left), if any.
+    pub cpu_plays: Option<Side>,
     /// The result (`1-0`, `0-1`, `1/2-1/2`, `*` for none), once over.
     pub result: Option<&'static str>,
     /// Why it ended, in words.

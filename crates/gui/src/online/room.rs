@@ -139,6 +139,12 @@ pub struct Room {
     absent_since: [Option<Instant>; 2],
     /// How long the room waits for people who are gone.
     pub(super) patience: Patience,
+    /// The CPU players' pool (rooms whose leave rule is the CPU).
+    pub(super) cpu: Option<super::cpu::CpuPool>,
+    /// A CPU move asked for: its ply and where it comes.
+    cpu_wait: Option<(usize, oneshot::Receiver<Option<gogo_rules::Move>>)>,
+    /// After the CPU gave no move, when to ask again.
+    cpu_retry: Option<Instant>,
 }
 
 fn now_ms() -> u64 {
@@ -191,6 +197,9 @@ impl Room {
             // Nobody is here yet: after a restart, the grace counts from the start.
             absent_since: [Some(Instant::now()); 2],
             patience: Patience::default(),
+            cpu: None,
+            cpu_wait: None,
+            cpu_retry: None,
         };
         if room.seats.iter().all(Option::is_some) {
             let (game, clocks) = game.unwrap_or_else(|| (room.new_game(), Vec::new()));
@@ -279,6 +288,7 @@ impl Room {
             rematch_offer: self.rematch_offer.map(Side::from),
             next_game: self.next_game.clone(),
             claim_after_ms: self.patience.absence_grace.as_millis() as u64,
+            cpu_plays: self.cpu_side().map(Side::from),
             result: None,
             reason: None,
         };
@@ -521,9 +531,94 @@ impl Room {
         }
     }
 
+    /// The side whose player left and for whom the CPU plays now (the room's rule), if any.
+    fn cpu_side(&self) -> Option<Color> {
+        let LeaveRule::Cpu { .. } = self.settings.leave else {
+            return None;
+        };
+        let referee = self.referee.as_ref().filter(|r| r.ending().is_none())?;
+        let side = referee.game().position().side_to_move();
+        let gone = self.absent_since[side.index()].filter(|_| !self.present(side))?;
+        (gone.elapsed() >= self.patience.absence_grace).then_some(side)
+    }
+
+    /// When the CPU should take the side to move's turn, if its player is gone.
+    fn cpu_deadline(&self) -> Option<Instant> {
+        let LeaveRule::Cpu { .. } = self.settings.leave else {
+            return None;
+        };
+        let referee = self.referee.as_ref().filter(|r| r.ending().is_none())?;
+        let side = referee.game().position().side_to_move();
+        let since = self.absent_since[side.index()].filter(|_| !self.present(side))?;
+        Some(since + self.patience.absence_grace)
+    }
+
+    /// Asks the pool for the absent side's move, once a turn.
+    fn ask_cpu(&mut self) {
+        let (Some(side), Some(pool), LeaveRule::Cpu { level }) =
+            (self.cpu_side(), &self.cpu, self.settings.leave)
+        else {
+            return;
+        };
+        let referee = self.referee.as_ref().expect("a game is played");
+        let ply = referee.game().moves().len();
+        if self.cpu_wait.as_ref().is_some_and(|(p, _)| *p == ply)
+            || self.cpu_retry.is_some_and(|at| Instant::now() < at)
+        {
+            return;
+        }
+        // A second at most, and a twentieth of what the clock allows.
+        let think = referee
+            .clock()
+            .map_or(Duration::from_secs(1), |c| {
+                c.allowed(side, Duration::from_secs(1)) / 20
+            })
+            .clamp(Duration::from_millis(100), Duration::from_secs(1));
+        let (reply, answer) = oneshot::channel();
+        let game = referee.game();
+        pool.ask(super::cpu::CpuAsk {
+            start: game.start().clone(),
+            moves: game.moves().to_vec(),
+            rules: game.rules().name(),
+            max_plies: game.rules().max_plies.unwrap_or(0),
+            level,
+            think,
+            reply,
+        });
+        self.cpu_wait = Some((ply, answer));
+    }
+
+    /// The CPU's move for ply `ply`: played if its player is still gone and it is still
+    /// that turn.
+    async fn cpu_move(&mut self, ply: usize, mv: Option<gogo_rules::Move>) {
+        let Some(side) = self.cpu_side() else { return };
+        let current = self.referee.as_ref().map(|r| r.game().moves().len());
+        if current != Some(ply) {
+            return;
+        }
+        let Some(mv) = mv else {
+            log::warn!(
+                "room {}: the CPU gave no move; it tries again in 5 s",
+                self.id
+            );
+            self.cpu_retry = Some(Instant::now() + Duration::from_secs(5));
+            return;
+        };
+        let request = RoomRequest::Move {
+            ply,
+            usi: mv.to_string(),
+        };
+        if let Err(e) = self.act(side, request, Duration::ZERO).await {
+            log::warn!("room {}: the CPU's move was refused: {e}", self.id);
+        }
+    }
+
     /// `side` claims the win (or a draw, `drawn`) of a game its opponent left more than the
     /// grace time ago.
     async fn claim(&mut self, side: Color, drawn: bool) -> Result<(), String> {
+        if let LeaveRule::Cpu { .. } = self.settings.leave {
+            return Err("in this room the CPU plays for a player who left".into());
+        }
         let Some(referee) = self.referee.as_ref().filter(|r| r.ending().is_none()) else {
             return Err("there is no game being played to claim".into());
         };
@@ -683,7 +778,10 @@ impl Room {
     pub async fn run(mut self, mut inputs: mpsc::Receiver<RoomInput>, on_change: impl Fn(&Room)) {
         loop {
             let deadline = match &self.referee {
-                Some(referee) => referee.next_deadline(),
+                Some(referee) => [referee.next_deadline(), self.cpu_deadline()]
+                    .into_iter()
+                    .flatten()
+                    .min(),
                 // Waiting: until the host has been gone too long.
                 None => self
                     .absent_since
@@ -699,7 +797,20 @@ impl Room {
                     None => std::future::pending().await,
                 }
             };
+            let cpu_ply = self.cpu_wait.as_ref().map(|(ply, _)| *ply);
+            let cpu_answer = async {
+                match &mut self.cpu_wait {
+                    Some((_, answer)) => answer.await.ok().flatten(),
+                    None => std::future::pending().await,
+                }
+            };
             tokio::select! {
+                mv = cpu_answer => {
+                    self.cpu_wait = None;
+                    if let Some(ply) = cpu_ply {
+                        self.cpu_move(ply, mv).await;
+                    }
+                }
                 input = inputs.recv() => match input {
                     None => break,
                     Some(RoomInput::Attach { conn, max_spectators, seat, after, updates, reply }) => {
@@ -734,6 +845,7 @@ impl Room {
                     }
                 }
             }
+            self.ask_cpu();
             on_change(&self);
         }
     }

@@ -56,6 +56,8 @@ pub struct Rooms {
     lobby: tokio::sync::watch::Sender<u64>,
     /// How long rooms wait for people who are gone.
     patience: Patience,
+    /// The CPU players, for rooms whose rule has them play for one who left.
+    cpu: Option<super::cpu::CpuPool>,
 }
 
 fn now_ms() -> u64 {
@@ -66,8 +68,13 @@ fn now_ms() -> u64 {
 
 impl Rooms {
     /// No rooms yet, on `store`, waiting for people who are gone as `patience` says (the
-    /// defaults unless a test wants them short).
-    pub fn new(store: StoreHandle, patience: Patience) -> Arc<Rooms> {
+    /// defaults unless a test wants them short), with `cpu` to play for those who left
+    /// (without it, a room cannot choose that rule).
+    pub fn new(
+        store: StoreHandle,
+        patience: Patience,
+        cpu: Option<super::cpu::CpuPool>,
+    ) -> Arc<Rooms> {
         Arc::new(Rooms {
             entries: Mutex::default(),
             serials: Default::default(),
@@ -75,6 +82,7 @@ impl Rooms {
             epoch: now_ms(),
             lobby: tokio::sync::watch::channel(0).0,
             patience,
+            cpu,
         })
     }
 
@@ -137,6 +145,13 @@ impl Rooms {
         settings: RoomSettings,
     ) -> Result<(String, Secret, Color), String> {
         let rules = settings.checked_rules()?;
+        if matches!(settings.leave, super::protocol::LeaveRule::Cpu { .. }) && self.cpu.is_none() {
+            return Err(
+                "this server has no CPU players: a room here leaves claims to the \
+                        one who stays"
+                    .into(),
+            );
+        }
         let side = match settings.color {
             super::protocol::ColorChoice::Sente => Color::Sente,
             super::protocol::ColorChoice::Gote => Color::Gote,
@@ -324,6 +339,7 @@ impl Rooms {
     fn serve(self: &Arc<Rooms>, id: String, mut room: Room) {
         room.rooms = Some(Arc::downgrade(self));
         room.patience = self.patience;
+        room.cpu = self.cpu.clone();
         let (inputs, queue) = mpsc::channel(ROOM_INPUTS);
         let serial = self
             .serials

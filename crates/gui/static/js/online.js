@@ -155,6 +155,7 @@ async function createRoom(e) {
     max_plies: Number($("max-plies").value) || 0,
     show_legal: $("show-legal").checked,
     alternate: $("alternate").checked,
+    leave: $("leave").value === "cpu" ? { kind: "cpu", level: 3 } : { kind: "claim" },
   };
   try {
     const room = await api("POST", "/online/rooms", settings);
@@ -436,7 +437,11 @@ function tickAbsence() {
   $("claim").hidden = !gone;
   if (!gone) return;
   const left = room.claim_after_ms - (performance.now() - other.absentSince);
-  $("claim-text").textContent = left > 0 ? `Your opponent left: you may claim in ${Math.ceil(left / 1000)} s.` : "Your opponent left.";
+  const cpu = room.settings.leave && room.settings.leave.kind === "cpu";
+  $("claim-win").hidden = $("claim-draw").hidden = cpu;
+  $("claim-text").textContent = cpu
+    ? (left > 0 ? `Your opponent left: the CPU plays for them in ${Math.ceil(left / 1000)} s.` : "Your opponent left: the CPU plays for them.")
+    : (left > 0 ? `Your opponent left: you may claim in ${Math.ceil(left / 1000)} s.` : "Your opponent left.");
   $("claim-win").disabled = $("claim-draw").disabled = left > 0;
 }
 
