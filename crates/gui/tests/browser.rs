@@ -1766,7 +1766,11 @@ fn start_online_server() -> String {
                 absence_grace: Duration::from_secs(2),
                 ..Default::default()
             };
-            let rooms = Rooms::new(StoreHandle::open(None).unwrap(), patience, None);
+            let cpu = gogo_gui::online::cpu::CpuPool::new(
+                EngineSpec::new(gogo().display().to_string()),
+                1,
+            );
+            let rooms = Rooms::new(StoreHandle::open(None).unwrap(), patience, Some(cpu));
             let config = Config {
                 online: Some(Online::new(rooms, Default::default())),
                 ..Config::new(EngineSpec::new("/bin/sh"), address)
@@ -1820,7 +1824,7 @@ fn two_people_play_online_in_two_browsers() {
     let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
     let base = start_online_server();
     let alice = online_player(&base, (1280, 800), "alice <b>A</b>");
-    alice.script("document.getElementById('clock').selectedIndex = 2; document.getElementById('color').value = 'sente'; document.getElementById('rated').checked = true;");
+    alice.script("document.getElementById('clock').selectedIndex = 2; document.getElementById('color').value = 'sente'; document.getElementById('rated').checked = true; document.getElementById('leave').value = 'cpu';");
     alice.click("#create");
     alice.wait(
         "return !document.getElementById('invite').hidden;",
@@ -1901,28 +1905,29 @@ fn two_people_play_online_in_two_browsers() {
         "return document.getElementById('name-top').textContent.includes('disconnected');",
         "the opponent shown disconnected",
     );
-    // The countdown to a claim runs, and the claim is offered once it is over (2 s here);
-    // Alice does not claim: Bob comes back.
+    // The room's rule: the CPU plays for one who left. The countdown runs (2 s here); Alice
+    // moves, and on Bob's turn the CPU answers for him.
     alice.wait(
-        "return /you may claim in \\d+ s/.test(document.getElementById('claim-text').textContent);",
+        "return /the CPU plays for them in \\d+ s/.test(document.getElementById('claim-text').textContent);",
         "the countdown",
     );
+    online_move(&alice, "1e2e");
     alice.wait(
-        "return !document.getElementById('claim-win').disabled && !document.getElementById('claim').hidden;",
-        "the claim offered",
+        "return window.gogoOnline.room.moves.length === 6;",
+        "the CPU's move for Bob",
     );
+    // Bob comes back to his seat, the CPU's move on his board.
     bob.open(&link);
     alice.wait(
         "return !document.getElementById('name-top').textContent.includes('disconnected');",
         "the opponent back",
     );
     bob.wait(
-        "return window.gogoOnline.room && window.gogoOnline.room.you === 'gote';",
+        "return window.gogoOnline.room && window.gogoOnline.room.you === 'gote' && window.gogoOnline.room.moves.length === 6;",
         "the seat again",
     );
-    online_move(&alice, "1e2e");
     carol.wait(
-        "return window.gogoOnline.room.moves.length === 5;",
+        "return window.gogoOnline.room.moves.length === 6;",
         "the spectator sees the move",
     );
     // Bob resigns: everyone sees the end; both ratings moved; it is in Alice's games.
