@@ -48,6 +48,8 @@ function setup() {
   });
   $("notation").addEventListener("change", render);
   remember("sound", STORE.sound, "check");
+  remember("show-legal", STORE.showLegal, "check");
+  $("show-legal").addEventListener("change", render);
   remember("ng-alternate", STORE.alternate, "check");
   remember("ng-pause", STORE.pause, "check");
   $("piece-set").addEventListener("change", render);

@@ -1972,3 +1972,37 @@ fn two_people_play_online_in_two_browsers() {
         alice.screenshot(&PathBuf::from(dir).join("online-lobby.png"));
     }
 }
+
+/// Issue 55: showing the legal squares is a setting of the local board too (on by default,
+/// as on Qdan), remembered across a reload.
+#[test]
+#[cfg_attr(
+    not(has_browser),
+    ignore = "no /usr/bin/chromium and /usr/bin/chromedriver (scripts/gui-e2e.sh installs them)"
+)]
+fn the_legal_squares_show_unless_turned_off() {
+    let Some((_one, browser, url)) = open_board() else {
+        return;
+    };
+    page_new_game(&browser, "human", "human");
+    let targets =
+        |b: &Browser| b.script("return document.querySelectorAll('#board .target').length;");
+    browser.click("#board g.piece[data-square='2e']");
+    assert!(
+        targets(&browser).as_u64().unwrap() > 0,
+        "no legal square shown"
+    );
+    browser.click("#show-legal");
+    assert_eq!(targets(&browser), 0);
+    browser.open(&url);
+    browser.wait(
+        "return !!(window.gogo && window.gogo.state);",
+        "the page again",
+    );
+    assert_eq!(
+        browser.script("return document.getElementById('show-legal').checked;"),
+        false
+    );
+    browser.click("#board g.piece[data-square='2e']");
+    assert_eq!(targets(&browser), 0);
+}

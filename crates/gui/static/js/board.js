@@ -139,7 +139,8 @@ export function renderBoard() {
     const rank = gogo.flipped ? 4 - r : r;
     el("text", { x: 525, y: Y0 + r * CELL + 50, class: "coord" }, svg).textContent = "abcde"[rank];
   }
-  const targets = view.live ? targetSquares() : new Set();
+  // The legal squares of the piece in hand, unless the person would rather find them.
+  const targets = view.live && $("show-legal").checked ? targetSquares() : new Set();
   const last = view.ply > 0 ? st.moves[view.ply - 1].usi : null;
   const lastTo = last ? last.slice(2, 4) : null;
   const lastFrom = last && last[1] !== "*" ? last.slice(0, 2) : null;

@@ -33,7 +33,7 @@ export const WELCOME_PIECES = [
 ];
 export const CELL = 100, X0 = 10, Y0 = 25;
 export const SVG_NS = "http://www.w3.org/2000/svg";
-export const STORE = { welcomed: "gogo.welcomed", level: "gogo.level", pieces: "gogo.pieces", notation: "gogo.notation", sound: "gogo.sound", alternate: "gogo.alternate", pause: "gogo.pause", game: "gogo.game", board: "gogo.board", puzzleRating: "gogo.puzzle.rating", puzzleProgress: "gogo.puzzle.progress", mode: "gogo.mode" };
+export const STORE = { welcomed: "gogo.welcomed", level: "gogo.level", pieces: "gogo.pieces", notation: "gogo.notation", sound: "gogo.sound", showLegal: "gogo.showLegal", alternate: "gogo.alternate", pause: "gogo.pause", game: "gogo.game", board: "gogo.board", puzzleRating: "gogo.puzzle.rating", puzzleProgress: "gogo.puzzle.progress", mode: "gogo.mode" };
 
 export const gogo = {
   state: null,          // the last GameView from the server

@@ -1,0 +1,288 @@
+//! The HTTP API of online play, in the shape of lishogi's: players and their keys, rooms made
+//! and joined, the lobby, a player's games and a game's record.
+
+use super::*;
+
+/// A display name as typed, trimmed: 1 to [`MAX_NAME_CHARS`] characters, none a control
+/// character. Shown as text everywhere, so any other character is allowed.
+pub fn check_name(name: &str) -> Result<String, String> {
+    let name = name.trim();
+    let chars = name.chars().count();
+    if chars == 0 || chars > MAX_NAME_CHARS {
+        return Err(format!("a name has 1 to {MAX_NAME_CHARS} characters"));
+    }
+    if name.chars().any(char::is_control) {
+        return Err("a name has no control characters".into());
+    }
+    Ok(name.to_string())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct NewPlayer {
+    name: String,
+}
+
+/// `POST /api/token`: a new player; their key is shown this once.
+pub(super) async fn new_player(
+    State(online): State<Arc<Online>>,
+    peer: Option<axum::Extension<guard::PeerAddress>>,
+    headers: HeaderMap,
+    body: Option<Json<NewPlayer>>,
+) -> Response {
+    if let Some(answer) = online.over_limit(&online.players, peer.map(|p| p.0), &headers) {
+        return answer;
+    }
+    let Some(Json(body)) = body else {
+        return error(StatusCode::BAD_REQUEST, "send {\"name\": \"...\"} as JSON");
+    };
+    let name = match check_name(&body.name) {
+        Ok(n) => n,
+        Err(e) => return error(StatusCode::BAD_REQUEST, e),
+    };
+    let key = Secret::generate();
+    let player = PlayerRecord {
+        id: public_id(10),
+        name,
+        rating: StoredRating {
+            rating: GAME_START.rating,
+            deviation: GAME_START.deviation,
+            volatility: GAME_START.volatility,
+        },
+        games: 0,
+    };
+    let (hash, record) = (key.hash(), player.clone());
+    let created = online
+        .rooms
+        .store()
+        .run(move |store| {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as u64);
+            store.create_player(&record, hash, now)
+        })
+        .await;
+    match created {
+        Ok(Ok(())) => Json(serde_json::json!({
+            "token": key.expose(), "id": player.id, "name": player.name,
+        }))
+        .into_response(),
+        Ok(Err(e)) => {
+            log::error!("cannot keep a new player: {e}");
+            error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the server cannot keep players now",
+            )
+        }
+        Err(e) => error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+    }
+}
+
+/// The player whose key the request bears, or the answer to give.
+pub(super) async fn bearer(online: &Online, headers: &HeaderMap) -> Result<PlayerRecord, Response> {
+    let key = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .and_then(|k| Secret::parse(k.trim()));
+    let Some(key) = key else {
+        return Err(error(
+            StatusCode::UNAUTHORIZED,
+            "a player's key is needed: Authorization: Bearer KEY (POST /api/token makes one)",
+        ));
+    };
+    let hash = key.hash();
+    match online
+        .rooms
+        .store()
+        .run(move |s| s.player_by_key(hash))
+        .await
+    {
+        Ok(Ok(Some(player))) => Ok(player),
+        Ok(Ok(None)) => Err(error(StatusCode::UNAUTHORIZED, "no player has this key")),
+        Ok(Err(e)) => {
+            log::error!("cannot read a player: {e}");
+            Err(error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the server cannot read players now",
+            ))
+        }
+        Err(e) => Err(error(StatusCode::SERVICE_UNAVAILABLE, e.to_string())),
+    }
+}
+
+pub(super) fn player_json(player: &PlayerRecord) -> serde_json::Value {
+    let r = player.rating;
+    serde_json::json!({
+        "id": player.id,
+        "name": player.name,
+        "rating": r.rating.round(),
+        "provisional": r.deviation > gogo_puzzle::glicko::PROVISIONAL_DEVIATION,
+        "games": player.games,
+    })
+}
+
+/// `GET /api/account`: the bearer's player.
+pub(super) async fn account(State(online): State<Arc<Online>>, headers: HeaderMap) -> Response {
+    match bearer(&online, &headers).await {
+        Ok(player) => Json(player_json(&player)).into_response(),
+        Err(answer) => answer,
+    }
+}
+
+/// `GET /api/games/user/{id}`: a player's games, newest first.
+pub(super) async fn games_of(
+    State(online): State<Arc<Online>>,
+    Path(id): Path<String>,
+) -> Response {
+    if id.len() > 32 {
+        return error(StatusCode::NOT_FOUND, "no such player");
+    }
+    let listed = online
+        .rooms
+        .store()
+        .run(move |s| s.games_of(&id, 100))
+        .await;
+    match listed {
+        Ok(Ok(games)) => {
+            let games: Vec<serde_json::Value> = games
+                .iter()
+                .map(|g| {
+                    serde_json::json!({
+                        "id": g.id,
+                        "players": g.players,
+                        "names": g.names,
+                        "plies": g.plies,
+                        "created_ms": g.created_ms,
+                        "winner": g.result.as_ref().map(|r| r.winner.map(crate::messages::Side::from)),
+                        "reason": g.result.as_ref().map(|r| r.reason.clone()),
+                    })
+                })
+                .collect();
+            Json(games).into_response()
+        }
+        _ => error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the server cannot read games now",
+        ),
+    }
+}
+
+/// `GET /online/games/{id}`: a game as stored, live or over: its players, moves, ending,
+/// and its record as KIF and CSA (for the board's review, and to save).
+pub(super) async fn game_record(
+    State(online): State<Arc<Online>>,
+    Path(id): Path<String>,
+) -> Response {
+    if id.len() > 32 {
+        return error(StatusCode::NOT_FOUND, "no such game");
+    }
+    let found = online.rooms.store().run(move |s| s.game(&id)).await;
+    let game = match found {
+        Ok(Ok(Some(game))) => game,
+        Ok(Ok(None)) => return error(StatusCode::NOT_FOUND, "no such game"),
+        Ok(Err(e)) => {
+            log::error!("cannot read a game: {e}");
+            return error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the server cannot read games now",
+            );
+        }
+        Err(e) => return error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+    };
+    let ending = game
+        .result
+        .as_ref()
+        .and_then(|r| gogo_protocol::Ending::from_reason(&r.reason, r.winner));
+    let names = [0, 1].map(|i| game.seats[i].name.clone());
+    let record = &game.game;
+    let kif = gogo_rules::kif::write_kif(
+        record.start(),
+        record.moves(),
+        &gogo_rules::kif::KifInfo {
+            sente: names[0].clone(),
+            gote: names[1].clone(),
+            ending: ending.as_ref().map(|e| e.kif_word().to_string()),
+            summary: ending.as_ref().map(|e| e.kif_summary(record.moves().len())),
+            comments: Vec::new(),
+        },
+    );
+    let csa = gogo_rules::csa::write_csa(
+        record.start(),
+        record.moves(),
+        &names[0],
+        &names[1],
+        ending.as_ref().map(gogo_protocol::Ending::csa_word),
+    );
+    Json(serde_json::json!({
+        "id": game.id,
+        "names": names,
+        "players": [game.seats[0].player.clone(), game.seats[1].player.clone()],
+        "start": record.start().to_sfen(),
+        "sfen": record.position().to_sfen(),
+        "moves": record.moves().iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "result": ending.as_ref().map(|e| e.result()),
+        "reason": game.result.as_ref().map(|r| r.reason.clone()),
+        "created_ms": game.created_ms,
+        "kif": kif,
+        "csa": csa,
+    }))
+    .into_response()
+}
+
+/// `POST /online/rooms`: a new room; the host's seat secret (for the host alone) and the
+/// game's id, which is also the invitation.
+pub(super) async fn create_room(
+    State(online): State<Arc<Online>>,
+    peer: Option<axum::Extension<guard::PeerAddress>>,
+    headers: HeaderMap,
+    body: Option<Json<RoomSettings>>,
+) -> Response {
+    if let Some(answer) = online.over_limit(&online.new_rooms, peer.map(|p| p.0), &headers) {
+        return answer;
+    }
+    if online.rooms.len() >= online.limits.max_rooms {
+        return error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the server has as many rooms open as it can take: try again later",
+        );
+    }
+    let player = match bearer(&online, &headers).await {
+        Ok(p) => p,
+        Err(answer) => return answer,
+    };
+    let Some(Json(settings)) = body else {
+        return error(StatusCode::BAD_REQUEST, "send the room's settings as JSON");
+    };
+    match online.rooms.create(player, settings).await {
+        Ok((id, seat, side)) => Json(serde_json::json!({
+            "id": id, "seat": seat.expose(), "side": crate::messages::Side::from(side),
+        }))
+        .into_response(),
+        Err(e) => error(StatusCode::BAD_REQUEST, e),
+    }
+}
+
+/// `POST /online/rooms/{id}/join`: the open seat of room `id`.
+pub(super) async fn join_room(
+    State(online): State<Arc<Online>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Response {
+    let player = match bearer(&online, &headers).await {
+        Ok(p) => p,
+        Err(answer) => return answer,
+    };
+    match online.rooms.join(&id, player).await {
+        Ok((side, seat)) => Json(serde_json::json!({
+            "id": id, "seat": seat.expose(), "side": crate::messages::Side::from(side),
+        }))
+        .into_response(),
+        Err(e) => error(StatusCode::CONFLICT, e),
+    }
+}
+
+/// `GET /online/lobby`: the rooms waiting and how many games are being played.
+pub(super) async fn lobby(State(online): State<Arc<Online>>) -> Response {
+    Json(online.rooms.lobby()).into_response()
+}
