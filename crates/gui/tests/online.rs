@@ -822,3 +822,123 @@ async fn the_cpu_plays_for_a_player_who_left_and_hands_the_seat_back() {
     .await;
     assert_eq!(status, 400);
 }
+
+/// The stream of a game through the API, read on a blocking thread: its lines as JSON,
+/// empty keep-alive lines skipped, sent down `lines`.
+fn read_stream(
+    address: SocketAddr,
+    path: String,
+    key: String,
+    lines: std::sync::mpsc::Sender<Value>,
+) {
+    use std::io::BufRead;
+    std::thread::spawn(move || {
+        let response = ureq::get(&format!("http://{address}{path}"))
+            .set("Authorization", &format!("Bearer {key}"))
+            .call()
+            .unwrap();
+        for line in std::io::BufReader::new(response.into_reader()).lines() {
+            let Ok(line) = line else { break };
+            if line.trim().is_empty() {
+                continue;
+            }
+            if lines.send(serde_json::from_str(&line).unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+}
+
+/// Issue 55, item 7: a game played by two scripts through the API in lishogi's shape: the
+/// game's NDJSON stream (`gameFull`, then `gameState` lines), moves, a refused move, another
+/// player's stream refused, the game in `/api/account/playing`, and a resignation.
+#[tokio::test(flavor = "multi_thread")]
+async fn scripts_play_a_game_through_the_board_api() {
+    let address = serve_online(None).await;
+    let t = table(
+        address,
+        json!({"color": "sente",
+        "clock": {"kind": "fischer", "main_ms": 60000, "increment_ms": 1000}}),
+    )
+    .await;
+    let (_, playing) = call(address, "GET", "/api/account/playing", &t.keys[0], None).await;
+    assert_eq!(
+        playing["nowPlaying"][0]["gameId"],
+        t.game.as_str(),
+        "{playing}"
+    );
+    assert_eq!(playing["nowPlaying"][0]["color"], "sente");
+    let (stranger, _) = player(address, "mallory").await;
+    let url = format!("http://{address}/api/bot/game/stream/{}", t.game);
+    let refused = tokio::task::spawn_blocking(move || {
+        match ureq::get(&url)
+            .set("Authorization", &format!("Bearer {stranger}"))
+            .call()
+        {
+            Err(ureq::Error::Status(code, _)) => code,
+            other => panic!("{:?}", other.map(|r| r.status())),
+        }
+    })
+    .await
+    .unwrap();
+    assert_eq!(refused, 403);
+    let (tx, lines) = std::sync::mpsc::channel();
+    read_stream(
+        address,
+        format!("/api/board/game/stream/{}", t.game),
+        t.keys[1].clone(),
+        tx,
+    );
+    let next_line = || {
+        lines
+            .recv_timeout(Duration::from_secs(10))
+            .expect("a line in time")
+    };
+    let full = next_line();
+    assert_eq!(full["type"], "gameFull", "{full}");
+    assert_eq!(full["variant"]["key"], "minishogi");
+    assert_eq!(full["sente"]["name"], "alice");
+    assert_eq!(full["clock"]["initial"], 60000);
+    assert_eq!(full["state"]["moves"], "");
+    for (ply, usi) in OPENING.iter().enumerate() {
+        let key = &t.keys[ply % 2];
+        // The other side first: refused, nothing played.
+        let (status, body) = call(
+            address,
+            "POST",
+            &format!("/api/board/game/{}/move/{usi}", t.game),
+            &t.keys[1 - ply % 2],
+            None,
+        )
+        .await;
+        assert_eq!(status, 400, "{body}");
+        let (status, body) = call(
+            address,
+            "POST",
+            &format!("/api/bot/game/{}/move/{usi}", t.game),
+            key,
+            None,
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+        let state = next_line();
+        assert_eq!(state["type"], "gameState");
+        assert_eq!(state["moves"], OPENING[..=ply].join(" "));
+        assert_eq!(state["status"], "started");
+    }
+    let (status, _) = call(
+        address,
+        "POST",
+        &format!("/api/board/game/{}/resign", t.game),
+        &t.keys[1],
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    let end = next_line();
+    assert_eq!(
+        (end["status"].clone(), end["winner"].clone()),
+        (json!("resign"), json!("sente")),
+        "{end}"
+    );
+}

@@ -10,6 +10,7 @@
 //! room's WebSocket, `GET /online/ws?game=ID[&seat=SECRET][&epoch=E&after=N]`.
 
 mod api;
+mod bots;
 pub mod cpu;
 pub mod guard;
 pub mod protocol;
@@ -178,6 +179,17 @@ pub fn routes(online: Arc<Online>) -> Router {
         .route("/online/rooms", post(api::create_room))
         .route("/online/rooms/{id}/join", post(api::join_room))
         .route("/online/lobby", get(api::lobby))
+        .route("/api/account/playing", get(bots::playing))
+        .route("/api/board/game/stream/{id}", get(bots::game_stream))
+        .route("/api/board/game/{id}/move/{usi}", post(bots::play_move))
+        .route("/api/board/game/{id}/resign", post(bots::resign))
+        .route("/api/board/game/{id}/abort", post(bots::abort))
+        .route("/api/board/game/{id}/draw/{answer}", post(bots::draw))
+        .route("/api/bot/game/stream/{id}", get(bots::game_stream))
+        .route("/api/bot/game/{id}/move/{usi}", post(bots::play_move))
+        .route("/api/bot/game/{id}/resign", post(bots::resign))
+        .route("/api/bot/game/{id}/abort", post(bots::abort))
+        .route("/api/bot/game/{id}/draw/{answer}", post(bots::draw))
         .route("/online/lobby/ws", get(sockets::lobby_socket))
         .route("/online/games/{id}", get(api::game_record))
         .route("/online/ws", get(sockets::room_socket))

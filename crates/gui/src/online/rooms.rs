@@ -121,6 +121,23 @@ impl Rooms {
         }
     }
 
+    /// The live games `player` is seated in: each game's id and their side.
+    pub fn playing(&self, player: &str) -> Vec<(String, Color)> {
+        let entries = self.entries.lock().expect("rooms lock");
+        let mut games: Vec<(u64, String, Color)> = entries
+            .iter()
+            .filter(|(_, e)| e.listing.playing)
+            .filter_map(|(id, e)| {
+                let side = [Color::Sente, Color::Gote]
+                    .into_iter()
+                    .find(|c| e.listing.players[c.index()].as_deref() == Some(player))?;
+                Some((e.serial, id.clone(), side))
+            })
+            .collect();
+        games.sort();
+        games.into_iter().map(|(_, id, side)| (id, side)).collect()
+    }
+
     /// How many rooms are open.
     pub fn len(&self) -> usize {
         self.entries.lock().expect("rooms lock").len()

@@ -131,7 +131,7 @@ pub(super) async fn room_pump(
     let attach = RoomInput::Attach {
         conn,
         max_spectators: online.limits.max_spectators,
-        seat,
+        who: seat.map_or(room::Who::Spectator, room::Who::Seat),
         after,
         updates: updates_tx,
         reply,

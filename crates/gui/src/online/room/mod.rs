@@ -62,6 +62,17 @@ pub struct Seated {
     pub seat: SecretHash,
 }
 
+/// Who attaches to a room.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Who {
+    /// Anyone with the game's id: watches.
+    Spectator,
+    /// The holder of the seat whose secret hashes to this (a page).
+    Seat(SecretHash),
+    /// The player with this id, whose key the request bore (the API).
+    Player(String),
+}
+
 /// What the room's pages and the server ask of it.
 pub enum RoomInput {
     /// A page attaches: a seat's holder (with the hash of the secret it showed) or a
@@ -72,8 +83,8 @@ pub enum RoomInput {
         conn: u64,
         /// Spectators the room takes at most.
         max_spectators: usize,
-        /// The hash of the seat secret the page showed.
-        seat: Option<SecretHash>,
+        /// Who it is.
+        who: Who,
         /// The epoch and number of the last event the page saw.
         after: Option<(u64, u64)>,
         /// Where its updates go.
@@ -94,6 +105,15 @@ pub enum RoomInput {
         request: RoomRequest,
         /// Half the connection's last round trip.
         lag: Duration,
+    },
+    /// A request of the player with this id, through the API (a move is for the next ply).
+    Act {
+        /// The player's id.
+        player: String,
+        /// What they ask (a move's ply is the room's next).
+        request: RoomRequest,
+        /// Whether it was done (an error in words if not).
+        reply: oneshot::Sender<Result<(), String>>,
     },
     /// A player takes the open seat; the answer is the side they got.
     Join {
@@ -118,6 +138,8 @@ pub struct Listing {
     pub settings: RoomSettings,
     /// Whether both seats are taken.
     pub playing: bool,
+    /// Sente's and Gote's player ids, where seated.
+    pub players: [Option<String>; 2],
 }
 
 struct Conn {
@@ -238,6 +260,7 @@ impl Room {
             rating: host.map_or(0, |s| s.player.rating.rating.round() as u32),
             settings: self.settings.clone(),
             playing: self.referee.is_some(),
+            players: self.seats.clone().map(|s| s.map(|s| s.player.id)),
         }
     }
 
@@ -375,21 +398,19 @@ impl Room {
         &mut self,
         conn: u64,
         max_spectators: usize,
-        seat: Option<SecretHash>,
+        who: Who,
         after: Option<(u64, u64)>,
         updates: mpsc::Sender<RoomUpdate>,
     ) -> Result<(), String> {
-        let side = match seat {
-            None => None,
-            Some(hash) => Some(
-                [Color::Sente, Color::Gote]
-                    .into_iter()
-                    .find(|c| {
-                        self.seats[c.index()]
-                            .as_ref()
-                            .is_some_and(|s| s.seat == hash)
-                    })
+        let side = match who {
+            Who::Spectator => None,
+            Who::Seat(hash) => Some(
+                self.side_where(|s| s.seat == hash)
                     .ok_or("that is not a seat of this game")?,
+            ),
+            Who::Player(id) => Some(
+                self.side_where(|s| s.player.id == id)
+                    .ok_or("you are not a player of this game")?,
             ),
         };
         if side.is_none()
@@ -435,6 +456,13 @@ impl Room {
             });
         }
         Ok(())
+    }
+
+    /// The side whose seat satisfies `test`.
+    fn side_where(&self, test: impl Fn(&Seated) -> bool) -> Option<Color> {
+        [Color::Sente, Color::Gote]
+            .into_iter()
+            .find(|c| self.seats[c.index()].as_ref().is_some_and(&test))
     }
 
     fn detach(&mut self, conn: u64) {
@@ -489,8 +517,11 @@ impl Room {
                 }
                 input = inputs.recv() => match input {
                     None => break,
-                    Some(RoomInput::Attach { conn, max_spectators, seat, after, updates, reply }) => {
-                        let _ = reply.send(self.attach(conn, max_spectators, seat, after, updates));
+                    Some(RoomInput::Attach { conn, max_spectators, who, after, updates, reply }) => {
+                        let _ = reply.send(self.attach(conn, max_spectators, who, after, updates));
+                    }
+                    Some(RoomInput::Act { player, request, reply }) => {
+                        let _ = reply.send(self.act_for(&player, request).await);
                     }
                     Some(RoomInput::Detach { conn }) => self.detach(conn),
                     Some(RoomInput::Request { conn, request, lag }) => {

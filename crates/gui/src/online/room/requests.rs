@@ -4,6 +4,25 @@
 use super::*;
 
 impl Room {
+    /// A request of the player `player` through the API: a move is for the next ply.
+    pub(super) async fn act_for(
+        &mut self,
+        player: &str,
+        request: RoomRequest,
+    ) -> Result<(), String> {
+        let side = self
+            .side_where(|s| s.player.id == player)
+            .ok_or("you are not a player of this game")?;
+        let request = match request {
+            RoomRequest::Move { usi, .. } => RoomRequest::Move {
+                ply: self.referee.as_ref().map_or(0, |r| r.game().moves().len()),
+                usi,
+            },
+            other => other,
+        };
+        self.act(side, request, Duration::ZERO).await
+    }
+
     pub(super) async fn request(&mut self, conn: u64, request: RoomRequest, lag: Duration) {
         let side = self.conns.get(&conn).and_then(|c| c.side);
         let outcome = match side {
