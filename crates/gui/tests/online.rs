@@ -942,3 +942,114 @@ async fn scripts_play_a_game_through_the_board_api() {
         "{end}"
     );
 }
+
+/// A form POST (as lishogi's challenge takes its settings) with a bearer key.
+async fn post_form(
+    address: SocketAddr,
+    path: &str,
+    key: &str,
+    form: &'static [(&'static str, &'static str)],
+) -> (u16, Value) {
+    let (url, key) = (format!("http://{address}{path}"), key.to_string());
+    tokio::task::spawn_blocking(move || {
+        let answer = ureq::post(&url)
+            .set("Authorization", &format!("Bearer {key}"))
+            .send_form(form);
+        let response = match answer {
+            Ok(r) => r,
+            Err(ureq::Error::Status(_, r)) => r,
+            Err(e) => panic!("{e}"),
+        };
+        (
+            response.status(),
+            response.into_json().unwrap_or(Value::Null),
+        )
+    })
+    .await
+    .unwrap()
+}
+
+/// Issue 55, item 7: challenges and the event stream in lishogi's shape, as Lishogi-Bot
+/// uses them: a challenge told on the challenged player's stream and kept out of the lobby,
+/// declined (the challenger hears it), or accepted (both hear `gameStart`); no one else
+/// takes the seat.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_challenge_is_told_on_the_event_stream_and_accepted_or_declined() {
+    let address = serve_online(None).await;
+    let (alice, _) = player(address, "alice").await;
+    let (bob, bob_id) = player(address, "bob").await;
+    let (carol, _) = player(address, "carol").await;
+    let (tx, bob_events) = std::sync::mpsc::channel();
+    read_stream(address, "/api/stream/event".into(), bob.clone(), tx);
+    let (tx, alice_events) = std::sync::mpsc::channel();
+    read_stream(address, "/api/stream/event".into(), alice.clone(), tx);
+    let next_of = |events: &std::sync::mpsc::Receiver<Value>| {
+        events
+            .recv_timeout(Duration::from_secs(10))
+            .expect("an event in time")
+    };
+    // Give the streams a moment to be listening.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let form = &[
+        ("rated", "true"),
+        ("clock.limit", "180"),
+        ("clock.increment", "2"),
+        ("color", "sente"),
+    ];
+    let (status, made) =
+        post_form(address, &format!("/api/challenge/{bob_id}"), &alice, form).await;
+    assert_eq!(status, 200, "{made}");
+    let id = made["challenge"]["id"].as_str().unwrap().to_string();
+    let told = next_of(&bob_events);
+    assert_eq!(told["type"], "challenge", "{told}");
+    assert_eq!(told["challenge"]["id"], id.as_str());
+    assert_eq!(told["challenge"]["challenger"]["name"], "alice");
+    let (_, lobby) = call(address, "GET", "/online/lobby", "", None).await;
+    assert!(
+        lobby["waiting"].as_array().unwrap().is_empty(),
+        "a challenge in the lobby: {lobby}"
+    );
+    let (status, _) = post_form(address, &format!("/api/challenge/{id}/accept"), &carol, &[]).await;
+    assert_eq!(status, 400, "someone else took the challenged seat");
+    let (status, _) = post_form(address, &format!("/api/challenge/{id}/accept"), &bob, &[]).await;
+    assert_eq!(status, 200);
+    for events in [&bob_events, &alice_events] {
+        let start = next_of(events);
+        assert_eq!(
+            (start["type"].clone(), start["game"]["id"].clone()),
+            (json!("gameStart"), json!(id)),
+            "{start}"
+        );
+    }
+    let (status, body) = call(
+        address,
+        "POST",
+        &format!("/api/board/game/{id}/move/2e3d"),
+        &alice,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    // Another challenge, declined: the challenger hears it, and the room is gone.
+    let (_, made) = post_form(address, &format!("/api/challenge/{bob_id}"), &alice, &[]).await;
+    let second = made["challenge"]["id"].as_str().unwrap().to_string();
+    assert_eq!(next_of(&bob_events)["challenge"]["id"], second.as_str());
+    let (status, _) = post_form(
+        address,
+        &format!("/api/challenge/{second}/decline"),
+        &bob,
+        &[],
+    )
+    .await;
+    assert_eq!(status, 200);
+    let declined = next_of(&alice_events);
+    assert_eq!(
+        (
+            declined["type"].clone(),
+            declined["challenge"]["id"].clone()
+        ),
+        (json!("challengeDeclined"), json!(second))
+    );
+    let (_, record) = call(address, "GET", &format!("/online/games/{second}"), "", None).await;
+    assert_eq!(record["result"], "*");
+}

@@ -11,6 +11,7 @@
 
 mod api;
 mod bots;
+mod challenges;
 pub mod cpu;
 pub mod guard;
 pub mod protocol;
@@ -180,6 +181,10 @@ pub fn routes(online: Arc<Online>) -> Router {
         .route("/online/rooms/{id}/join", post(api::join_room))
         .route("/online/lobby", get(api::lobby))
         .route("/api/account/playing", get(bots::playing))
+        .route("/api/stream/event", get(challenges::events))
+        .route("/api/challenge/{id}", post(challenges::challenge))
+        .route("/api/challenge/{id}/accept", post(challenges::accept))
+        .route("/api/challenge/{id}/decline", post(challenges::decline))
         .route("/api/board/game/stream/{id}", get(bots::game_stream))
         .route("/api/board/game/{id}/move/{usi}", post(bots::play_move))
         .route("/api/board/game/{id}/resign", post(bots::resign))

@@ -178,6 +178,9 @@ pub struct RoomSettings {
     /// What happens when a player leaves.
     #[serde(default)]
     pub leave: LeaveRule,
+    /// The only player who may take the open seat (a challenge), by id; `None`: anyone.
+    #[serde(default)]
+    pub opponent: Option<String>,
 }
 
 impl Default for RoomSettings {
@@ -191,6 +194,7 @@ impl Default for RoomSettings {
             show_legal: true,
             alternate: true,
             leave: LeaveRule::Claim,
+            opponent: None,
         }
     }
 }
@@ -205,6 +209,9 @@ impl RoomSettings {
             if level > 10 {
                 return Err("the CPU's level: 0 (full strength) or 1 to 10".into());
             }
+        }
+        if self.opponent.as_ref().is_some_and(|o| o.len() > 32) {
+            return Err("no such player".into());
         }
         if self.max_plies as usize > MAX_GAME_MOVES {
             return Err(format!("move limit: 0 (none) to {MAX_GAME_MOVES} plies"));

@@ -58,6 +58,8 @@ pub struct Rooms {
     patience: Patience,
     /// The CPU players, for rooms whose rule has them play for one who left.
     cpu: Option<super::cpu::CpuPool>,
+    /// Events for players' API event streams: the player's id and the event.
+    events: tokio::sync::broadcast::Sender<(String, serde_json::Value)>,
 }
 
 fn now_ms() -> u64 {
@@ -83,6 +85,7 @@ impl Rooms {
             lobby: tokio::sync::watch::channel(0).0,
             patience,
             cpu,
+            events: tokio::sync::broadcast::channel(1024).0,
         })
     }
 
@@ -101,7 +104,7 @@ impl Rooms {
         let entries = self.entries.lock().expect("rooms lock");
         let mut waiting: Vec<(u64, LobbyRoom)> = entries
             .iter()
-            .filter(|(_, e)| !e.listing.playing)
+            .filter(|(_, e)| !e.listing.playing && !e.listing.private)
             .map(|(id, e)| {
                 (
                     e.serial,
@@ -136,6 +139,16 @@ impl Rooms {
             .collect();
         games.sort();
         games.into_iter().map(|(_, id, side)| (id, side)).collect()
+    }
+
+    /// Tells `player`'s event streams `event` (none listening: nothing happens).
+    pub fn tell(&self, player: &str, event: serde_json::Value) {
+        let _ = self.events.send((player.to_string(), event));
+    }
+
+    /// Every player's events, as they come (each stream keeps its own).
+    pub fn listen(&self) -> tokio::sync::broadcast::Receiver<(String, serde_json::Value)> {
+        self.events.subscribe()
     }
 
     /// How many rooms are open.

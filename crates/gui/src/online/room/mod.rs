@@ -115,6 +115,13 @@ pub enum RoomInput {
         /// Whether it was done (an error in words if not).
         reply: oneshot::Sender<Result<(), String>>,
     },
+    /// The player a challenge waits for declines it: the room closes unplayed.
+    Decline {
+        /// The player's id.
+        player: String,
+        /// Whether it was declined (an error in words if not).
+        reply: oneshot::Sender<Result<(), String>>,
+    },
     /// A player takes the open seat; the answer is the side they got.
     Join {
         /// The player.
@@ -140,6 +147,8 @@ pub struct Listing {
     pub playing: bool,
     /// Sente's and Gote's player ids, where seated.
     pub players: [Option<String>; 2],
+    /// Whether only one player may join (a challenge): not in the lobby.
+    pub private: bool,
 }
 
 struct Conn {
@@ -261,6 +270,7 @@ impl Room {
             settings: self.settings.clone(),
             playing: self.referee.is_some(),
             players: self.seats.clone().map(|s| s.map(|s| s.player.id)),
+            private: self.settings.opponent.is_some(),
         }
     }
 
@@ -522,6 +532,9 @@ impl Room {
                     }
                     Some(RoomInput::Act { player, request, reply }) => {
                         let _ = reply.send(self.act_for(&player, request).await);
+                    }
+                    Some(RoomInput::Decline { player, reply }) => {
+                        let _ = reply.send(self.decline(&player).await);
                     }
                     Some(RoomInput::Detach { conn }) => self.detach(conn),
                     Some(RoomInput::Request { conn, request, lag }) => {

@@ -4,6 +4,26 @@
 use super::*;
 
 impl Room {
+    /// The challenged player `player` declines: the room closes unplayed and the challenger's
+    /// event streams hear it.
+    pub(super) async fn decline(&mut self, player: &str) -> Result<(), String> {
+        if self.settings.opponent.as_deref() != Some(player) || self.referee.is_some() {
+            return Err("no challenge of yours waits here".into());
+        }
+        let host = self
+            .side_where(|_| true)
+            .ok_or("no challenge of yours waits here")?;
+        self.cancel(host).await?;
+        if let Some(rooms) = self.rooms.as_ref().and_then(std::sync::Weak::upgrade) {
+            if let Some(seat) = &self.seats[host.index()] {
+                let declined =
+                    serde_json::json!({"type": "challengeDeclined", "challenge": {"id": self.id}});
+                rooms.tell(&seat.player.id, declined);
+            }
+        }
+        Ok(())
+    }
+
     /// A request of the player `player` through the API: a move is for the next ply.
     pub(super) async fn act_for(
         &mut self,
@@ -182,6 +202,14 @@ impl Room {
         {
             return Err("you are already in this room".into());
         }
+        if self
+            .settings
+            .opponent
+            .as_ref()
+            .is_some_and(|o| *o != player.id)
+        {
+            return Err("this room waits for another player".into());
+        }
         let record = SeatRecord {
             player: Some(player.id.clone()),
             name: player.name.clone(),
@@ -197,6 +225,13 @@ impl Room {
         let game = self.new_game();
         self.start(game, None);
         self.broadcast_views();
+        // Both players' event streams (the API's) hear that the game starts.
+        if let Some(rooms) = self.rooms.as_ref().and_then(std::sync::Weak::upgrade) {
+            for seat in self.seats.iter().flatten() {
+                let start = serde_json::json!({"type": "gameStart", "game": {"id": self.id, "gameId": self.id}});
+                rooms.tell(&seat.player.id, start);
+            }
+        }
         Ok(open)
     }
 }
