@@ -161,6 +161,23 @@ pub fn check_room_messages(data: &[u8]) {
             assert!(!name.is_empty() && name.chars().count() <= crate::online::MAX_NAME_CHARS);
             assert!(!name.chars().any(char::is_control));
         }
+        // A challenge's form (`key=value&...`, as axum has decoded it).
+        let form: std::collections::HashMap<String, String> = line
+            .split('&')
+            .filter_map(|pair| pair.split_once('='))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        if let Ok(settings) = crate::online::challenges::settings_of(&form, "p".into()) {
+            // Made settings are checked like any room's (refused or rules, never a panic).
+            let _ = settings.checked_rules();
+            assert_eq!(settings.opponent.as_deref(), Some("p"));
+            let both = ["clock.increment", "clock.byoyomi"].iter().all(|k| {
+                form.get(*k)
+                    .and_then(|v| v.trim().parse::<u64>().ok())
+                    .is_some_and(|v| v > 0)
+            });
+            assert!(!both, "an increment and a byoyomi were both taken");
+        }
         if let Some(secret) = gogo_store::Secret::parse(line) {
             assert_eq!(secret.expose(), line);
         }

@@ -27,7 +27,10 @@ fn seconds(form: &HashMap<String, String>, key: &str) -> Result<u64, String> {
 
 /// The room settings of a challenge's form (lishogi's fields: `rated`, `clock.limit`,
 /// `clock.increment`, `clock.byoyomi` in seconds, `color`, `variant`).
-fn settings_of(form: &HashMap<String, String>, opponent: String) -> Result<RoomSettings, String> {
+pub(crate) fn settings_of(
+    form: &HashMap<String, String>,
+    opponent: String,
+) -> Result<RoomSettings, String> {
     if form.get("variant").is_some_and(|v| v != "minishogi") {
         return Err("variant: this server plays minishogi".into());
     }

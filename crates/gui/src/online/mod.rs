@@ -11,7 +11,7 @@
 
 mod api;
 mod bots;
-mod challenges;
+pub(crate) mod challenges;
 pub mod cpu;
 pub mod guard;
 pub mod protocol;
