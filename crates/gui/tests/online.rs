@@ -1004,6 +1004,13 @@ async fn a_challenge_is_told_on_the_event_stream_and_accepted_or_declined() {
     assert_eq!(told["type"], "challenge", "{told}");
     assert_eq!(told["challenge"]["id"], id.as_str());
     assert_eq!(told["challenge"]["challenger"]["name"], "alice");
+    // As Lishogi-Bot reads a challenge: seconds, the speed, the perf.
+    assert_eq!(
+        told["challenge"]["timeControl"],
+        json!({"type": "clock", "limit": 180, "increment": 2, "byoyomi": 0})
+    );
+    assert_eq!(told["challenge"]["speed"], "blitz");
+    assert_eq!(told["challenge"]["perf"]["name"], "Minishogi");
     let (_, lobby) = call(address, "GET", "/online/lobby", "", None).await;
     assert!(
         lobby["waiting"].as_array().unwrap().is_empty(),

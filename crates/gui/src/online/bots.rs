@@ -36,6 +36,31 @@ struct Mirror {
     room: Option<RoomView>,
 }
 
+/// lishogi's speed of a clock, from the game's estimated length (main time and 40 moves'
+/// increment or byoyomi, as lishogi estimates it).
+pub(super) fn speed(clock: protocol::OnlineClock) -> &'static str {
+    let estimate_s = match clock {
+        protocol::OnlineClock::None => return "correspondence",
+        protocol::OnlineClock::Fischer {
+            main_ms,
+            increment_ms,
+        } => (main_ms + 40 * increment_ms) / 1000,
+        protocol::OnlineClock::Byoyomi {
+            main_ms,
+            byoyomi_ms,
+        } => (main_ms + 25 * byoyomi_ms) / 1000,
+        protocol::OnlineClock::PerTurn { turn_ms } => 25 * turn_ms / 1000,
+    };
+    // lichess's bounds.
+    match estimate_s {
+        0..30 => "ultraBullet",
+        30..180 => "bullet",
+        180..480 => "blitz",
+        480..1500 => "rapid",
+        _ => "classical",
+    }
+}
+
 /// lishogi's word for how a game ended, from our reason.
 fn status(room: &RoomView) -> &'static str {
     let Some(reason) = room.reason.as_deref() else {
@@ -120,6 +145,8 @@ impl Mirror {
             "type": "gameFull",
             "id": self.id,
             "variant": {"key": "minishogi", "name": "Minishogi"},
+            "speed": speed(room.settings.clock),
+            "perf": {"name": "Minishogi"},
             "rated": room.settings.rated,
             "clock": clock,
             "sente": player(0),

@@ -5,6 +5,7 @@
 //! `challengeDeclined` as they come, and an empty line every few seconds.
 
 use super::api::bearer;
+use super::bots;
 use super::*;
 use crate::messages::Side;
 use axum::body::{Body, Bytes};
@@ -112,7 +113,9 @@ pub(super) async fn challenge(
         "destUser": who(&dest),
         "variant": {"key": "minishogi", "name": "Minishogi"},
         "rated": rated,
-        "timeControl": serde_json::to_value(clock).unwrap_or_default(),
+        "speed": bots::speed(clock),
+        "perf": {"name": "Minishogi"},
+        "timeControl": time_control(clock),
         "color": Side::from(side),
     });
     online.rooms.tell(
@@ -120,6 +123,26 @@ pub(super) async fn challenge(
         serde_json::json!({"type": "challenge", "challenge": challenge}),
     );
     Json(serde_json::json!({ "challenge": challenge })).into_response()
+}
+
+/// A clock as lishogi's challenges tell it: seconds.
+fn time_control(clock: protocol::OnlineClock) -> serde_json::Value {
+    let s = |ms: u64| ms / 1000;
+    match clock {
+        protocol::OnlineClock::None => serde_json::json!({"type": "unlimited"}),
+        protocol::OnlineClock::Fischer {
+            main_ms,
+            increment_ms,
+        } => serde_json::json!({
+            "type": "clock", "limit": s(main_ms), "increment": s(increment_ms), "byoyomi": 0}),
+        protocol::OnlineClock::Byoyomi {
+            main_ms,
+            byoyomi_ms,
+        } => serde_json::json!({
+            "type": "clock", "limit": s(main_ms), "increment": 0, "byoyomi": s(byoyomi_ms)}),
+        protocol::OnlineClock::PerTurn { turn_ms } => serde_json::json!({
+            "type": "clock", "limit": 0, "increment": 0, "byoyomi": s(turn_ms)}),
+    }
 }
 
 /// `POST /api/challenge/{id}/accept`: the challenged player takes the seat.
