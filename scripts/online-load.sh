@@ -7,6 +7,8 @@
 # many stored records differ from what the players saw acknowledged (0 is right).
 #
 #   scripts/online-load.sh [seconds=30] [sizes...=100 1000 5000]
+#   SERVER_PREFIX="perf record -g --" or CLIENT_PREFIX="taskset -c 1" put a command before
+#   the server or the load client (a profile, a pinned core).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-30}

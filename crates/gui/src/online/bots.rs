@@ -215,8 +215,7 @@ pub(super) async fn game_stream(
     };
     let conn = online.conns.fetch_add(1, Ordering::SeqCst);
     let (updates_tx, mut updates) = mpsc::channel(room::PAGE_UPDATES);
-    let (reply, answer) = oneshot::channel();
-    let attach = RoomInput::Attach {
+    let attach = |reply| RoomInput::Attach {
         conn,
         max_spectators: online.limits.max_spectators,
         who: room::Who::Player(player.id),
@@ -224,13 +223,8 @@ pub(super) async fn game_stream(
         updates: updates_tx,
         reply,
     };
-    if inputs.send(attach).await.is_err() {
-        return error(StatusCode::NOT_FOUND, "no such live game");
-    }
-    match answer.await {
-        Ok(Ok(())) => {}
-        Ok(Err(why)) => return error(StatusCode::FORBIDDEN, why),
-        Err(_) => return error(StatusCode::NOT_FOUND, "no such live game"),
+    if let Err((status, why)) = ask_room(&online, &id, StatusCode::FORBIDDEN, attach).await {
+        return error(status, why);
     }
     let (lines, body) = mpsc::channel::<Result<Bytes, std::convert::Infallible>>(64);
     tokio::spawn(async move {
@@ -270,22 +264,14 @@ async fn act(online: &Online, headers: &HeaderMap, id: &str, request: RoomReques
         Ok(p) => p,
         Err(answer) => return answer,
     };
-    let Some(inputs) = online.rooms.find(id) else {
-        return error(StatusCode::NOT_FOUND, "no such live game");
-    };
-    let (reply, answer) = oneshot::channel();
-    let act = RoomInput::Act {
+    let act = |reply| RoomInput::Act {
         player: player.id,
         request,
         reply,
     };
-    if inputs.send(act).await.is_err() {
-        return error(StatusCode::NOT_FOUND, "no such live game");
-    }
-    match answer.await {
-        Ok(Ok(())) => Json(serde_json::json!({"ok": true})).into_response(),
-        Ok(Err(why)) => error(StatusCode::BAD_REQUEST, why),
-        Err(_) => error(StatusCode::NOT_FOUND, "no such live game"),
+    match ask_room(online, id, StatusCode::BAD_REQUEST, act).await {
+        Ok(()) => Json(serde_json::json!({"ok": true})).into_response(),
+        Err((status, why)) => error(status, why),
     }
 }
 

@@ -171,21 +171,13 @@ pub(super) async fn decline(
         Ok(p) => p,
         Err(answer) => return answer,
     };
-    let Some(inputs) = online.rooms.find(&id) else {
-        return error(StatusCode::NOT_FOUND, "no such challenge");
-    };
-    let (reply, answer) = oneshot::channel();
-    let decline = RoomInput::Decline {
+    let decline = |reply| RoomInput::Decline {
         player: player.id,
         reply,
     };
-    if inputs.send(decline).await.is_err() {
-        return error(StatusCode::NOT_FOUND, "no such challenge");
-    }
-    match answer.await {
-        Ok(Ok(())) => Json(serde_json::json!({"ok": true})).into_response(),
-        Ok(Err(e)) => error(StatusCode::BAD_REQUEST, e),
-        Err(_) => error(StatusCode::NOT_FOUND, "no such challenge"),
+    match ask_room(&online, &id, StatusCode::BAD_REQUEST, decline).await {
+        Ok(()) => Json(serde_json::json!({"ok": true})).into_response(),
+        Err((status, why)) => error(status, why),
     }
 }
 

@@ -218,6 +218,26 @@ async fn same_origin_only(
     }
 }
 
+/// Sends room `id` the input `make` builds around a reply and waits for the room's answer;
+/// else the status and words to answer with (no such live room: 404; the room's refusal:
+/// `refused`).
+async fn ask_room<T>(
+    online: &Online,
+    id: &str,
+    refused: StatusCode,
+    make: impl FnOnce(oneshot::Sender<Result<T, String>>) -> RoomInput,
+) -> Result<T, (StatusCode, String)> {
+    let gone = || (StatusCode::NOT_FOUND, "no such live game".to_string());
+    let inputs = online.rooms.find(id).ok_or_else(gone)?;
+    let (reply, answer) = oneshot::channel();
+    inputs.send(make(reply)).await.map_err(|_| gone())?;
+    match answer.await {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(why)) => Err((refused, why)),
+        Err(_) => Err(gone()),
+    }
+}
+
 /// An error as an HTTP answer: its status and `{"error": words}`.
 fn error(status: StatusCode, message: impl Into<String>) -> Response {
     #[derive(Serialize)]

@@ -174,7 +174,7 @@ impl Rooms {
         host: PlayerRecord,
         settings: RoomSettings,
     ) -> Result<(String, Secret, Color), String> {
-        let rules = settings.checked_rules()?;
+        settings.checked_rules()?;
         if matches!(settings.leave, super::protocol::LeaveRule::Cpu { .. }) && self.cpu.is_none() {
             return Err(
                 "this server has no CPU players: a room here leaves claims to the \
@@ -196,48 +196,12 @@ impl Rooms {
             }
         };
         let secret = Secret::generate();
-        let id = public_id(8);
-        let seat = SeatRecord {
-            player: Some(host.id.clone()),
-            name: host.name.clone(),
-            seat: Some(secret.hash()),
-        };
-        let open = SeatRecord {
-            player: None,
-            name: String::new(),
-            seat: None,
-        };
-        let seats = match side {
-            Color::Sente => [seat, open],
-            Color::Gote => [open, seat],
-        };
-        let record = NewGame {
-            id: id.clone(),
-            created_ms: now_ms(),
-            rules,
-            start: rules.start_position(),
-            settings: serde_json::to_string(&settings).map_err(|e| e.to_string())?,
-            seats,
-        };
-        self.store
-            .run(move |store| store.create_game(&record))
-            .await
-            .map_err(|e| e.to_string())?
-            .map_err(|e| e.to_string())?;
         let mut seated = [None, None];
         seated[side.index()] = Some(Seated {
             player: host,
             seat: secret.hash(),
         });
-        let room = Room::new(
-            id.clone(),
-            settings,
-            seated,
-            None,
-            self.store.clone(),
-            self.epoch,
-        )?;
-        self.serve(id.clone(), room);
+        let id = self.open(settings, seated).await?;
         Ok((id, secret, side))
     }
 
@@ -248,13 +212,46 @@ impl Rooms {
         settings: RoomSettings,
         players: [PlayerRecord; 2],
     ) -> Result<(String, Vec<(String, Secret)>), String> {
-        let rules = settings.checked_rules()?;
         let secrets = [Secret::generate(), Secret::generate()];
+        let given = vec![
+            (players[0].id.clone(), secrets[0].clone()),
+            (players[1].id.clone(), secrets[1].clone()),
+        ];
+        let [sente, gote] = players;
+        let seated = [
+            Some(Seated {
+                player: sente,
+                seat: secrets[0].hash(),
+            }),
+            Some(Seated {
+                player: gote,
+                seat: secrets[1].hash(),
+            }),
+        ];
+        let id = self.open(settings, seated).await?;
+        Ok((id, given))
+    }
+
+    /// A new room with these seats (an open seat is `None`), kept in the store before it is
+    /// served; its id.
+    async fn open(
+        self: &Arc<Rooms>,
+        settings: RoomSettings,
+        seated: [Option<Seated>; 2],
+    ) -> Result<String, String> {
+        let rules = settings.checked_rules()?;
         let id = public_id(8);
-        let seats = [0, 1].map(|i| SeatRecord {
-            player: Some(players[i].id.clone()),
-            name: players[i].name.clone(),
-            seat: Some(secrets[i].hash()),
+        let seats = seated.clone().map(|seat| match seat {
+            Some(s) => SeatRecord {
+                player: Some(s.player.id),
+                name: s.player.name,
+                seat: Some(s.seat),
+            },
+            None => SeatRecord {
+                player: None,
+                name: String::new(),
+                seat: None,
+            },
         });
         let record = NewGame {
             id: id.clone(),
@@ -269,21 +266,6 @@ impl Rooms {
             .await
             .map_err(|e| e.to_string())?
             .map_err(|e| e.to_string())?;
-        let [sente, gote] = players;
-        let given = vec![
-            (sente.id.clone(), secrets[0].clone()),
-            (gote.id.clone(), secrets[1].clone()),
-        ];
-        let seated = [
-            Some(Seated {
-                player: sente,
-                seat: secrets[0].hash(),
-            }),
-            Some(Seated {
-                player: gote,
-                seat: secrets[1].hash(),
-            }),
-        ];
         let room = Room::new(
             id.clone(),
             settings,
@@ -293,7 +275,7 @@ impl Rooms {
             self.epoch,
         )?;
         self.serve(id.clone(), room);
-        Ok((id, given))
+        Ok(id)
     }
 
     /// Takes up every game the store has not seen end (after a restart): the rooms waiting
