@@ -79,35 +79,47 @@ pub(super) async fn new_player(
 }
 
 /// The player whose key the request bears, or the answer to give.
-pub(super) async fn bearer(online: &Online, headers: &HeaderMap) -> Result<PlayerRecord, Response> {
-    let key = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .and_then(|k| Secret::parse(k.trim()));
-    let Some(key) = key else {
-        return Err(error(
-            StatusCode::UNAUTHORIZED,
-            "a player's key is needed: Authorization: Bearer KEY (POST /api/token makes one)",
-        ));
-    };
-    let hash = key.hash();
-    match online
-        .rooms
-        .store()
-        .run(move |s| s.player_by_key(hash))
-        .await
-    {
-        Ok(Ok(Some(player))) => Ok(player),
-        Ok(Ok(None)) => Err(error(StatusCode::UNAUTHORIZED, "no player has this key")),
-        Ok(Err(e)) => {
-            log::error!("cannot read a player: {e}");
-            Err(error(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "the server cannot read players now",
-            ))
+/// The player whose key a request bears (`Authorization: Bearer KEY`), as an extractor: a
+/// request without a known key is answered 401 before the handler runs.
+pub(super) struct Bearer(pub(super) PlayerRecord);
+
+impl axum::extract::FromRequestParts<Arc<Online>> for Bearer {
+    type Rejection = Response;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        online: &Arc<Online>,
+    ) -> Result<Bearer, Response> {
+        let key = parts
+            .headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .and_then(|k| Secret::parse(k.trim()));
+        let Some(key) = key else {
+            return Err(error(
+                StatusCode::UNAUTHORIZED,
+                "a player's key is needed: Authorization: Bearer KEY (POST /api/token makes one)",
+            ));
+        };
+        let hash = key.hash();
+        match online
+            .rooms
+            .store()
+            .run(move |s| s.player_by_key(hash))
+            .await
+        {
+            Ok(Ok(Some(player))) => Ok(Bearer(player)),
+            Ok(Ok(None)) => Err(error(StatusCode::UNAUTHORIZED, "no player has this key")),
+            Ok(Err(e)) => {
+                log::error!("cannot read a player: {e}");
+                Err(error(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "the server cannot read players now",
+                ))
+            }
+            Err(e) => Err(error(StatusCode::SERVICE_UNAVAILABLE, e.to_string())),
         }
-        Err(e) => Err(error(StatusCode::SERVICE_UNAVAILABLE, e.to_string())),
     }
 }
 
@@ -123,11 +135,8 @@ pub(super) fn player_json(player: &PlayerRecord) -> serde_json::Value {
 }
 
 /// `GET /api/account`: the bearer's player.
-pub(super) async fn account(State(online): State<Arc<Online>>, headers: HeaderMap) -> Response {
-    match bearer(&online, &headers).await {
-        Ok(player) => Json(player_json(&player)).into_response(),
-        Err(answer) => answer,
-    }
+pub(super) async fn account(Bearer(player): Bearer) -> Response {
+    Json(player_json(&player)).into_response()
 }
 
 /// `GET /api/games/user/{id}`: a player's games, newest first.
@@ -234,6 +243,7 @@ pub(super) async fn game_record(
 /// game's id, which is also the invitation.
 pub(super) async fn create_room(
     State(online): State<Arc<Online>>,
+    Bearer(player): Bearer,
     peer: Option<axum::Extension<guard::PeerAddress>>,
     headers: HeaderMap,
     body: Option<Json<RoomSettings>>,
@@ -247,10 +257,6 @@ pub(super) async fn create_room(
             "the server has as many rooms open as it can take: try again later",
         );
     }
-    let player = match bearer(&online, &headers).await {
-        Ok(p) => p,
-        Err(answer) => return answer,
-    };
     let Some(Json(settings)) = body else {
         return error(StatusCode::BAD_REQUEST, "send the room's settings as JSON");
     };
@@ -266,13 +272,9 @@ pub(super) async fn create_room(
 /// `POST /online/rooms/{id}/join`: the open seat of room `id`.
 pub(super) async fn join_room(
     State(online): State<Arc<Online>>,
-    headers: HeaderMap,
+    Bearer(player): Bearer,
     Path(id): Path<String>,
 ) -> Response {
-    let player = match bearer(&online, &headers).await {
-        Ok(p) => p,
-        Err(answer) => return answer,
-    };
     match online.rooms.join(&id, player).await {
         Ok((side, seat)) => Json(serde_json::json!({
             "id": id, "seat": seat.expose(), "side": crate::messages::Side::from(side),

@@ -4,7 +4,7 @@
 //! line at each change, an empty line every few seconds to keep the connection), and
 //! `POST .../game/{id}/move/{usi}`, `resign`, `abort`, `draw/yes`, `draw/no`.
 
-use super::api::bearer;
+use super::api::Bearer;
 use super::protocol::{EventView, RoomView};
 use super::*;
 use crate::messages::Side;
@@ -14,11 +14,7 @@ use axum::body::{Body, Bytes};
 const KEEP_ALIVE: Duration = Duration::from_secs(7);
 
 /// `GET /api/account/playing`: the bearer's live games.
-pub(super) async fn playing(State(online): State<Arc<Online>>, headers: HeaderMap) -> Response {
-    let player = match bearer(&online, &headers).await {
-        Ok(p) => p,
-        Err(answer) => return answer,
-    };
+pub(super) async fn playing(State(online): State<Arc<Online>>, Bearer(player): Bearer) -> Response {
     let games: Vec<serde_json::Value> = online
         .rooms
         .playing(&player.id)
@@ -203,13 +199,9 @@ impl Mirror {
 /// `GET /api/board/game/stream/{id}` (and `/api/bot/...`): the bearer's game as NDJSON.
 pub(super) async fn game_stream(
     State(online): State<Arc<Online>>,
-    headers: HeaderMap,
+    Bearer(player): Bearer,
     Path(id): Path<String>,
 ) -> Response {
-    let player = match bearer(&online, &headers).await {
-        Ok(p) => p,
-        Err(answer) => return answer,
-    };
     let Some(inputs) = online.rooms.find(&id) else {
         return error(StatusCode::NOT_FOUND, "no such live game");
     };
@@ -259,11 +251,7 @@ pub(super) async fn game_stream(
 }
 
 /// Carries out the bearer's `request` in game `id`: `{"ok": true}`, or the error.
-async fn act(online: &Online, headers: &HeaderMap, id: &str, request: RoomRequest) -> Response {
-    let player = match bearer(online, headers).await {
-        Ok(p) => p,
-        Err(answer) => return answer,
-    };
+async fn act(online: &Online, player: PlayerRecord, id: &str, request: RoomRequest) -> Response {
     let act = |reply| RoomInput::Act {
         player: player.id,
         request,
@@ -278,37 +266,37 @@ async fn act(online: &Online, headers: &HeaderMap, id: &str, request: RoomReques
 /// `POST .../game/{id}/move/{usi}`.
 pub(super) async fn play_move(
     State(online): State<Arc<Online>>,
-    headers: HeaderMap,
+    Bearer(player): Bearer,
     Path((id, usi)): Path<(String, String)>,
 ) -> Response {
     if usi.len() > 8 {
         return error(StatusCode::BAD_REQUEST, "not a move");
     }
-    act(&online, &headers, &id, RoomRequest::Move { ply: 0, usi }).await
+    act(&online, player, &id, RoomRequest::Move { ply: 0, usi }).await
 }
 
 /// `POST .../game/{id}/resign`.
 pub(super) async fn resign(
     State(online): State<Arc<Online>>,
-    headers: HeaderMap,
+    Bearer(player): Bearer,
     Path(id): Path<String>,
 ) -> Response {
-    act(&online, &headers, &id, RoomRequest::Resign).await
+    act(&online, player, &id, RoomRequest::Resign).await
 }
 
 /// `POST .../game/{id}/abort`.
 pub(super) async fn abort(
     State(online): State<Arc<Online>>,
-    headers: HeaderMap,
+    Bearer(player): Bearer,
     Path(id): Path<String>,
 ) -> Response {
-    act(&online, &headers, &id, RoomRequest::Abort).await
+    act(&online, player, &id, RoomRequest::Abort).await
 }
 
 /// `POST .../game/{id}/draw/{yes|no}`: offer or accept a draw, or decline one.
 pub(super) async fn draw(
     State(online): State<Arc<Online>>,
-    headers: HeaderMap,
+    Bearer(player): Bearer,
     Path((id, answer)): Path<(String, String)>,
 ) -> Response {
     let request = match answer.as_str() {
@@ -316,5 +304,5 @@ pub(super) async fn draw(
         "no" | "false" => RoomRequest::DeclineDraw,
         _ => return error(StatusCode::BAD_REQUEST, "draw/yes or draw/no"),
     };
-    act(&online, &headers, &id, request).await
+    act(&online, player, &id, request).await
 }

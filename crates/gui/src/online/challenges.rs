@@ -4,7 +4,7 @@
 //! NDJSON: a `gameStart` for each game the player is in, then `challenge`, `gameStart` and
 //! `challengeDeclined` as they come, and an empty line every few seconds.
 
-use super::api::bearer;
+use super::api::Bearer;
 use super::bots;
 use super::*;
 use crate::messages::Side;
@@ -71,14 +71,10 @@ pub(crate) fn settings_of(
 /// `POST /api/challenge/{player}`: the bearer challenges the player with this id.
 pub(super) async fn challenge(
     State(online): State<Arc<Online>>,
-    headers: HeaderMap,
+    Bearer(challenger): Bearer,
     Path(target): Path<String>,
     form: Result<Form<HashMap<String, String>>, axum::extract::rejection::FormRejection>,
 ) -> Response {
-    let challenger = match bearer(&online, &headers).await {
-        Ok(p) => p,
-        Err(answer) => return answer,
-    };
     // No body: every setting its default, as lishogi takes it.
     let form = form.map(|f| f.0).unwrap_or_default();
     if target.len() > 32 || target == challenger.id {
@@ -148,13 +144,9 @@ fn time_control(clock: protocol::OnlineClock) -> serde_json::Value {
 /// `POST /api/challenge/{id}/accept`: the challenged player takes the seat.
 pub(super) async fn accept(
     State(online): State<Arc<Online>>,
-    headers: HeaderMap,
+    Bearer(player): Bearer,
     Path(id): Path<String>,
 ) -> Response {
-    let player = match bearer(&online, &headers).await {
-        Ok(p) => p,
-        Err(answer) => return answer,
-    };
     match online.rooms.join(&id, player).await {
         Ok(_) => Json(serde_json::json!({"ok": true})).into_response(),
         Err(e) => error(StatusCode::BAD_REQUEST, e),
@@ -164,13 +156,9 @@ pub(super) async fn accept(
 /// `POST /api/challenge/{id}/decline`: the challenged player declines.
 pub(super) async fn decline(
     State(online): State<Arc<Online>>,
-    headers: HeaderMap,
+    Bearer(player): Bearer,
     Path(id): Path<String>,
 ) -> Response {
-    let player = match bearer(&online, &headers).await {
-        Ok(p) => p,
-        Err(answer) => return answer,
-    };
     let decline = |reply| RoomInput::Decline {
         player: player.id,
         reply,
@@ -182,11 +170,7 @@ pub(super) async fn decline(
 }
 
 /// `GET /api/stream/event`: the bearer's events, as NDJSON.
-pub(super) async fn events(State(online): State<Arc<Online>>, headers: HeaderMap) -> Response {
-    let player = match bearer(&online, &headers).await {
-        Ok(p) => p,
-        Err(answer) => return answer,
-    };
+pub(super) async fn events(State(online): State<Arc<Online>>, Bearer(player): Bearer) -> Response {
     // Listening before the games are listed: a game that starts meanwhile is told twice
     // at worst, never missed.
     let mut heard = online.rooms.listen();
