@@ -3,8 +3,8 @@
 //! board is found again by its key after the server restarts. The page claims nothing: the
 //! ending it shows is the one the server judged and kept.
 
-use crate::online::writer::StoreHandle;
 use crate::session::KeptGame;
+use crate::writer::StoreHandle;
 use gogo_store::{public_id, GameResult, NewGame, SeatRecord, SecretHash, StoredGame, StoredMove};
 
 /// What is already written of the board's current game.
@@ -22,12 +22,6 @@ pub(crate) struct Keeper {
     /// The hash of the board's key: its games' Sente seat, by which they are found again.
     seat: SecretHash,
     written: Option<Written>,
-}
-
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }
 
 impl Keeper {
@@ -95,7 +89,7 @@ impl Keeper {
                     })?;
                     store.create_game(&NewGame {
                         id: job_id.clone(),
-                        created_ms: now_ms(),
+                        created_ms: gogo_store::now_ms(),
                         rules: *now.game.rules(),
                         start: now.game.start().clone(),
                         settings,
@@ -116,7 +110,7 @@ impl Keeper {
                 if taken_back {
                     store.take_back(&job_id, plies)?;
                 }
-                let at_ms = now_ms();
+                let at_ms = gogo_store::now_ms();
                 let clocks_ms = now.clocks.map(|d| d.as_millis() as u64);
                 for (ply, mv) in now.game.moves().iter().enumerate().skip(from) {
                     let stored = StoredMove {

@@ -22,6 +22,7 @@ pub mod online;
 pub mod referee;
 pub mod review;
 pub mod session;
+pub mod writer;
 
 use access::Access;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -112,7 +113,7 @@ pub struct Config {
     pub online: Option<Arc<online::Online>>,
     /// Where the local board's games are kept (each move stored before the page is told,
     /// and a board found again after a restart); `None`: not kept.
-    pub store: Option<online::writer::StoreHandle>,
+    pub store: Option<writer::StoreHandle>,
 }
 
 impl Config {

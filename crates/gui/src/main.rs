@@ -92,7 +92,7 @@ fn default_db() -> PathBuf {
 
 /// Online play on `store`, with every game it had not seen end taken up again.
 async fn start_online(
-    store: gogo_gui::online::writer::StoreHandle,
+    store: gogo_gui::writer::StoreHandle,
     cpu: gogo_gui::online::cpu::CpuPool,
     public_url: Option<String>,
     trusted_proxy: Option<IpAddr>,
@@ -154,7 +154,7 @@ fn main() -> ExitCode {
         }
         let idle_timeout = Duration::from_secs(cli.idle_timeout.max(1));
         let db = cli.db.clone().unwrap_or_else(default_db);
-        let store = match gogo_gui::online::writer::StoreHandle::open(Some(&db)) {
+        let store = match gogo_gui::writer::StoreHandle::open(Some(&db)) {
             Ok(store) => store,
             Err(e) => {
                 eprintln!("gogo-gui: {e}");

@@ -1761,7 +1761,8 @@ fn start_online_server() -> String {
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Runtime::new().unwrap();
         runtime.block_on(async move {
-            use gogo_gui::online::{rooms::Rooms, writer::StoreHandle, Online};
+            use gogo_gui::online::{rooms::Rooms, Online};
+            use gogo_gui::writer::StoreHandle;
             let patience = gogo_gui::online::room::Patience {
                 absence_grace: Duration::from_secs(2),
                 ..Default::default()

@@ -8,7 +8,8 @@ mod common;
 
 use gogo_gui::online::cpu::CpuPool;
 use gogo_gui::online::room::Patience;
-use gogo_gui::online::{rooms::Rooms, writer::StoreHandle, Online, OnlineLimits};
+use gogo_gui::online::{rooms::Rooms, Online, OnlineLimits};
+use gogo_gui::writer::StoreHandle;
 use gogo_gui::Config;
 use gogo_protocol::EngineSpec;
 use serde_json::{json, Value};

@@ -28,6 +28,13 @@ use rusqlite::{params, Connection, OptionalExtension, Row};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+/// Now, in ms since the Unix epoch: how every time the store keeps is written.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
 /// What went wrong with the store.
 #[derive(Debug)]
 pub enum StoreError {

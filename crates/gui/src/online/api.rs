@@ -55,12 +55,7 @@ pub(super) async fn new_player(
     let created = online
         .rooms
         .store()
-        .run(move |store| {
-            let now = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_millis() as u64);
-            store.create_player(&record, hash, now)
-        })
+        .run(move |store| store.create_player(&record, hash, gogo_store::now_ms()))
         .await;
     match created {
         Ok(Ok(())) => Json(serde_json::json!({

@@ -18,7 +18,6 @@ pub mod protocol;
 pub mod room;
 pub mod rooms;
 mod sockets;
-pub mod writer;
 
 pub use api::check_name;
 

@@ -4,7 +4,7 @@
 
 use super::protocol::RoomSettings;
 use super::room::{Listing, Patience, Room, RoomInput, Seated};
-use super::writer::StoreHandle;
+use crate::writer::StoreHandle;
 use gogo_rules::Color;
 use gogo_store::{public_id, NewGame, PlayerRecord, SeatRecord, Secret};
 use serde::Serialize;
@@ -62,12 +62,6 @@ pub struct Rooms {
     events: tokio::sync::broadcast::Sender<(String, serde_json::Value)>,
 }
 
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
-
 impl Rooms {
     /// No rooms yet, on `store`, waiting for people who are gone as `patience` says (the
     /// defaults unless a test wants them short), with `cpu` to play for those who left
@@ -81,7 +75,7 @@ impl Rooms {
             entries: Mutex::default(),
             serials: Default::default(),
             store,
-            epoch: now_ms(),
+            epoch: gogo_store::now_ms(),
             lobby: tokio::sync::watch::channel(0).0,
             patience,
             cpu,
@@ -255,7 +249,7 @@ impl Rooms {
         });
         let record = NewGame {
             id: id.clone(),
-            created_ms: now_ms(),
+            created_ms: gogo_store::now_ms(),
             rules,
             start: rules.start_position(),
             settings: serde_json::to_string(&settings).map_err(|e| e.to_string())?,

@@ -10,7 +10,7 @@ impl Room {
             return Ok(());
         }
         let id = self.id.clone();
-        let at_ms = now_ms();
+        let at_ms = gogo_store::now_ms();
         let moves = next.game().moves().to_vec();
         let clocks = next.clocks_after().to_vec();
         let kinds: Vec<EventKind> = events.iter().map(|e| e.kind.clone()).collect();

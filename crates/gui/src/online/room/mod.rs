@@ -4,9 +4,9 @@
 //! and told to anyone, so that nothing acknowledged is ever missing from the database.
 
 use super::protocol::*;
-use super::writer::StoreHandle;
 use crate::messages::Side;
 use crate::referee::{Event, EventKind, Referee, Setup};
+use crate::writer::StoreHandle;
 use gogo_protocol::Ending;
 use gogo_puzzle::glicko::Rating;
 use gogo_rules::{Color, Game, RuleSet};
@@ -180,12 +180,6 @@ pub struct Room {
     cpu_wait: Option<(usize, oneshot::Receiver<Option<gogo_rules::Move>>)>,
     /// After the CPU gave no move, when to ask again.
     cpu_retry: Option<Instant>,
-}
-
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }
 
 fn rating_of(player: &PlayerRecord) -> Rating {

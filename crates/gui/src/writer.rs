@@ -1,6 +1,6 @@
-//! The store on a thread of its own: SQLite's calls block (each commit waits for the disk),
-//! so the server's tasks hand them to this thread and await the answer, and the runtime's
-//! workers never wait on the disk.
+//! The store on a thread of its own, shared by the local board's games and online play:
+//! SQLite's calls block (each commit waits for the disk), so the server's tasks hand them to
+//! this thread and await the answer, and the runtime's workers never wait on the disk.
 //!
 //! Group commit: the thread takes every job waiting (up to [`MAX_BATCH`]) into one
 //! transaction, commits it with one sync, and only then answers each job. Under load a
