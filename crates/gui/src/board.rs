@@ -212,7 +212,7 @@ async fn run(
         // Stored before the page is told.
         let mut updates = updates;
         if let Some(keeper) = &mut keeper {
-            if let Err(e) = keeper.write(session.kept()).await {
+            if let Err(e) = keeper.write_from(&session).await {
                 log::error!("a board's game could not be stored: {e}");
                 updates.push(Update::error(
                     "the server could not keep this game in its database: what follows may be lost",

@@ -3,7 +3,7 @@
 //! board is found again by its key after the server restarts. The page claims nothing: the
 //! ending it shows is the one the server judged and kept.
 
-use crate::session::KeptGame;
+use crate::session::{KeptGame, KeptMark, Session};
 use crate::writer::StoreHandle;
 use gogo_store::{public_id, GameResult, NewGame, SeatRecord, SecretHash, StoredGame, StoredMove};
 
@@ -22,6 +22,8 @@ pub(crate) struct Keeper {
     /// The hash of the board's key: its games' Sente seat, by which they are found again.
     seat: SecretHash,
     written: Option<Written>,
+    /// The session's mark at the last write: an unchanged mark is nothing to write.
+    mark: Option<KeptMark>,
 }
 
 impl Keeper {
@@ -31,6 +33,7 @@ impl Keeper {
             store,
             seat,
             written: None,
+            mark: None,
         }
     }
 
@@ -51,11 +54,25 @@ impl Keeper {
                 plies: stored.moves.len(),
                 ended: stored.result.is_some(),
             }),
+            mark: None,
         }
     }
 
+    /// Writes what changed in `session` since the last call; when this returns `Ok`, it is
+    /// on disk. The game is copied only when its mark says it changed (analysis lines,
+    /// hints and reviews change nothing kept).
+    pub(crate) async fn write_from(&mut self, session: &Session) -> Result<(), String> {
+        let mark = session.kept_mark();
+        if self.mark == Some(mark) {
+            return Ok(());
+        }
+        self.write(session.kept()).await?;
+        self.mark = Some(mark);
+        Ok(())
+    }
+
     /// Writes what changed since the last call; when this returns `Ok`, it is on disk.
-    pub(crate) async fn write(&mut self, now: Option<KeptGame>) -> Result<(), String> {
+    async fn write(&mut self, now: Option<KeptGame>) -> Result<(), String> {
         let Some(now) = now else {
             return Ok(());
         };

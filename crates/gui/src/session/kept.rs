@@ -55,7 +55,23 @@ fn clock_setting(control: TimeControl) -> ClockSetting {
     }
 }
 
+/// What tells whether the kept game changed, without copying it: the game's generation,
+/// its moves, whether it has ended, whether a puzzle is open. A takeback and the next move
+/// come in separate changes, so no change leaves this the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeptMark(u64, usize, bool, bool);
+
 impl Session {
+    /// The mark of the game as the store keeps it (see [`KeptMark`]).
+    pub fn kept_mark(&self) -> KeptMark {
+        KeptMark(
+            self.generation,
+            self.game.moves().len(),
+            self.ending.is_some(),
+            self.puzzle.is_some(),
+        )
+    }
+
     /// The game on the board as the store keeps it; `None` during a puzzle (a puzzle is
     /// not the person's game).
     pub fn kept(&self) -> Option<KeptGame> {

@@ -112,7 +112,7 @@ pub struct Session {
     generation: u64,
 }
 
-pub use kept::{KeptGame, LocalSettings};
+pub use kept::{KeptGame, KeptMark, LocalSettings};
 pub use puzzle::PuzzleLedger;
 
 /// An ending as the state tells it; `None` for the rules' endings, which the result and
