@@ -3,7 +3,6 @@
 //! one the server no longer has gets a new board; a board whose page does not come back
 //! ends and gives its place to a new page.
 
-use futures_util::{SinkExt, StreamExt};
 mod common;
 
 use common::{marked_engine, processes_with, Page};
@@ -11,7 +10,6 @@ use gogo_gui::Limits;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::time::Duration;
-use tokio_tungstenite::tungstenite::Message;
 
 async fn open(address: SocketAddr, token: &str, board: &str) -> Page {
     tokio_tungstenite::connect_async(format!("ws://{address}/ws?token={token}&board={board}"))
@@ -20,32 +18,7 @@ async fn open(address: SocketAddr, token: &str, board: &str) -> Page {
         .0
 }
 
-async fn request(page: &mut Page, value: Value) {
-    page.send(Message::Text(value.to_string().into()))
-        .await
-        .unwrap();
-}
-
-/// The next update of `kind` satisfying `accept`, within ten seconds; `None` if the socket
-/// closed first.
-async fn next(page: &mut Page, kind: &str, accept: impl Fn(&Value) -> bool) -> Option<Value> {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        let message = tokio::time::timeout_at(deadline, page.next())
-            .await
-            .unwrap_or_else(|_| panic!("no {kind} update in time"));
-        match message {
-            Some(Ok(Message::Text(text))) => {
-                let v: Value = serde_json::from_str(&text).unwrap();
-                if v["type"] == kind && accept(&v) {
-                    return Some(v);
-                }
-            }
-            Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return None,
-            Some(Ok(_)) => {}
-        }
-    }
-}
+use common::{next_or_closed as next, send_json as request};
 
 fn plies(state: &Value) -> usize {
     state["moves"].as_array().unwrap().len()
@@ -218,6 +191,25 @@ fn start_binary(db: &std::path::Path, port: u16) -> (std::process::Child, String
     (child, token.to_string())
 }
 
+/// Kills `server` with SIGKILL, starts it again on `db` and `port`, and opens the board
+/// whose key is `key`: the new server, the page (its board resumed), and its first state.
+async fn kill_and_restart(
+    mut server: std::process::Child,
+    db: &std::path::Path,
+    port: u16,
+    key: &str,
+) -> (std::process::Child, Page, Value) {
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let (server, token) = start_binary(db, port);
+    let address: SocketAddr = ([127, 0, 0, 1], port).into();
+    let mut page = open(address, &token, key).await;
+    let board = next(&mut page, "board", |_| true).await.unwrap();
+    assert_eq!(board["resumed"], true, "the board came back");
+    let state = next(&mut page, "state", |_| true).await.unwrap();
+    (server, page, state)
+}
+
 /// Issue 55: the local board's game is kept in the database, each move before the page is
 /// told. The server killed with SIGKILL and started again: the page's board key brings back
 /// the same game, its clocks as stored, and the ending the server judged (the page sends
@@ -234,7 +226,7 @@ async fn a_restarted_server_gives_the_board_its_game_clocks_and_ending_back() {
         .unwrap()
         .port();
     let address: SocketAddr = ([127, 0, 0, 1], port).into();
-    let (mut server, token) = start_binary(&db, port);
+    let (server, token) = start_binary(&db, port);
     let mut page = open(address, &token, "").await;
     let key = next(&mut page, "board", |_| true).await.unwrap()["key"]
         .as_str()
@@ -255,15 +247,7 @@ async fn a_restarted_server_gives_the_board_its_game_clocks_and_ending_back() {
             .await
             .unwrap();
     }
-    server.kill().unwrap();
-    server.wait().unwrap();
-    let (mut server, token) = start_binary(&db, port);
-    let mut page = open(address, &token, &key).await;
-    assert_eq!(
-        next(&mut page, "board", |_| true).await.unwrap()["resumed"],
-        true
-    );
-    let state = next(&mut page, "state", |_| true).await.unwrap();
+    let (server, mut page, state) = kill_and_restart(server, &db, port, &key).await;
     assert_eq!(state["moves"], last["moves"]);
     // Gote moved last: its clock stands as stored; Sente's runs again from the restart.
     assert_eq!(
@@ -277,15 +261,7 @@ async fn a_restarted_server_gives_the_board_its_game_clocks_and_ending_back() {
         .await
         .unwrap();
     assert_eq!(resigned["result"], "0-1");
-    server.kill().unwrap();
-    server.wait().unwrap();
-    let (mut server, token) = start_binary(&db, port);
-    let mut page = open(address, &token, &key).await;
-    assert_eq!(
-        next(&mut page, "board", |_| true).await.unwrap()["resumed"],
-        true
-    );
-    let state = next(&mut page, "state", |_| true).await.unwrap();
+    let (mut server, _page, state) = kill_and_restart(server, &db, port, &key).await;
     assert_eq!(state["moves"], last["moves"]);
     assert_eq!(
         (state["result"].clone(), state["reason"].clone()),

@@ -2,14 +2,14 @@
 //! its request, too many connections, the longest game by every road, one page's long work
 //! beside another's move, and errors that would echo a huge input.
 
-use futures_util::{SinkExt, StreamExt};
+use futures_util::SinkExt;
 mod common;
 
 use common::{marked_engine, page, processes_with, serve, Page};
 use gogo_gui::messages::MAX_ERROR_CHARS;
 use gogo_gui::Limits;
 use gogo_rules::{Move, Rng, RuleSet, TooManyMoves, MAX_GAME_MOVES};
-use serde_json::{json, Value};
+use serde_json::json;
 use std::io::{Read, Write};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -29,37 +29,7 @@ async fn page_with_small_buffer(address: SocketAddr, token: &str) -> WebSocketSt
     page
 }
 
-async fn request(page: &mut Page, value: Value) {
-    page.send(Message::Text(value.to_string().into()))
-        .await
-        .unwrap();
-}
-
-/// The next update of type `kind` accepted by `accept`, within `within`; `None` if the page
-/// was closed.
-async fn next(
-    page: &mut Page,
-    kind: &str,
-    within: Duration,
-    accept: impl Fn(&Value) -> bool,
-) -> Option<Value> {
-    let deadline = tokio::time::Instant::now() + within;
-    loop {
-        match tokio::time::timeout_at(deadline, page.next())
-            .await
-            .unwrap_or_else(|_| panic!("no {kind} update in {within:?}"))
-        {
-            Some(Ok(Message::Text(text))) => {
-                let v: Value = serde_json::from_str(&text).unwrap();
-                if v["type"] == kind && accept(&v) {
-                    return Some(v);
-                }
-            }
-            Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return None,
-            Some(Ok(_)) => {}
-        }
-    }
-}
+use common::{next_update as next, send_json as request};
 
 /// A game between two people from the start: the engine never moves in it.
 async fn people_game(page: &mut Page) {

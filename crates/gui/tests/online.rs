@@ -3,7 +3,7 @@
 //! only their holder can use; and a server killed with SIGKILL mid-game, restarted on the
 //! same database, with both players back in their seats and every acknowledged move kept.
 
-use futures_util::{SinkExt, StreamExt};
+use futures_util::StreamExt;
 mod common;
 
 use gogo_gui::online::cpu::CpuPool;
@@ -102,30 +102,7 @@ async fn socket(address: SocketAddr, game: &str, seat: &str) -> Socket {
     tokio_tungstenite::connect_async(url).await.unwrap().0
 }
 
-async fn send(socket: &mut Socket, value: Value) {
-    socket
-        .send(Message::Text(value.to_string().into()))
-        .await
-        .unwrap();
-}
-
-/// The next update of `kind` satisfying `accept`, within ten seconds.
-async fn next(socket: &mut Socket, kind: &str, accept: impl Fn(&Value) -> bool) -> Value {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        let message = tokio::time::timeout_at(deadline, socket.next())
-            .await
-            .unwrap_or_else(|_| panic!("no {kind} update in time"))
-            .expect("open")
-            .unwrap();
-        if let Message::Text(text) = message {
-            let v: Value = serde_json::from_str(&text).unwrap();
-            if v["type"] == kind && accept(&v) {
-                return v;
-            }
-        }
-    }
-}
+use common::{expect_update as next, send_json as send};
 
 fn moved(ply: usize) -> impl Fn(&Value) -> bool {
     move |v| v["event"]["kind"] == "moved" && v["event"]["ply"] == ply
@@ -166,6 +143,18 @@ async fn table(address: SocketAddr, settings: Value) -> Table {
         ],
         game,
     }
+}
+
+/// Both players' sockets to the table's game, each past its first view of the room.
+async fn seated(address: SocketAddr, t: &Table) -> [Socket; 2] {
+    let mut pages = [
+        socket(address, &t.game, &t.seats[0]).await,
+        socket(address, &t.game, &t.seats[1]).await,
+    ];
+    for page in &mut pages {
+        next(page, "room", |_| true).await;
+    }
+    pages
 }
 
 const OPENING: [&str; 4] = ["2e3d", "4a3b", "3d2c", "3b2c"];
@@ -409,10 +398,7 @@ async fn only_a_seats_holder_moves_for_it_and_a_move_sent_twice_is_played_once()
 async fn abort_draw_and_takeback_go_through_both_seats() {
     let address = serve_online(None).await;
     let t = table(address, json!({"color": "sente"})).await;
-    let mut s = socket(address, &t.game, &t.seats[0]).await;
-    let mut g = socket(address, &t.game, &t.seats[1]).await;
-    next(&mut s, "room", |_| true).await;
-    next(&mut g, "room", |_| true).await;
+    let [mut s, mut g] = seated(address, &t).await;
     for (ply, usi) in OPENING[..3].iter().enumerate() {
         let page = if ply % 2 == 0 { &mut s } else { &mut g };
         send(page, json!({"type": "move", "ply": ply, "usi": usi})).await;
@@ -538,10 +524,7 @@ async fn a_server_killed_mid_game_takes_it_up_again_with_every_acknowledged_move
         "clock": {"kind": "fischer", "main_ms": 60000, "increment_ms": 0}}),
     )
     .await;
-    let mut s = socket(address, &t.game, &t.seats[0]).await;
-    let mut g = socket(address, &t.game, &t.seats[1]).await;
-    next(&mut s, "room", |_| true).await;
-    next(&mut g, "room", |_| true).await;
+    let [mut s, mut g] = seated(address, &t).await;
     let mut last = Value::Null;
     for (ply, usi) in OPENING[..3].iter().enumerate() {
         tokio::time::sleep(Duration::from_millis(200)).await;
@@ -687,10 +670,7 @@ async fn the_one_who_stays_may_claim_after_the_grace_time() {
     let address = serve_online(None).await;
     for (claim, result) in [("claim_victory", "1-0"), ("claim_draw", "1/2-1/2")] {
         let t = table(address, json!({"color": "sente", "rated": true})).await;
-        let mut s = socket(address, &t.game, &t.seats[0]).await;
-        let mut g = socket(address, &t.game, &t.seats[1]).await;
-        next(&mut s, "room", |_| true).await;
-        next(&mut g, "room", |_| true).await;
+        let [mut s, mut g] = seated(address, &t).await;
         for (ply, usi) in OPENING[..2].iter().enumerate() {
             let page = if ply % 2 == 0 { &mut s } else { &mut g };
             send(page, json!({"type": "move", "ply": ply, "usi": usi})).await;

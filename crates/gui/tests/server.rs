@@ -1,7 +1,7 @@
 //! The WebSocket protocol against the real server: moves judged by the rules crate, game
 //! ends, takeback, records, and engines that crash or talk nonsense.
 
-use futures_util::{SinkExt, StreamExt};
+use futures_util::StreamExt;
 mod common;
 
 use common::{gogo, processes_with, script_engine, sh_engine};
@@ -27,30 +27,7 @@ async fn connect(engine: EngineSpec) -> Socket {
     common::page(address, &token).await
 }
 
-async fn request(socket: &mut Socket, value: Value) {
-    socket
-        .send(Message::Text(value.to_string().into()))
-        .await
-        .unwrap();
-}
-
-/// The next update of `kind` satisfying `accept`, within ten seconds.
-async fn next(socket: &mut Socket, kind: &str, accept: impl Fn(&Value) -> bool) -> Value {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        let message = tokio::time::timeout_at(deadline, socket.next())
-            .await
-            .unwrap_or_else(|_| panic!("no {kind} update in time"))
-            .expect("the socket is open")
-            .unwrap();
-        if let Message::Text(text) = message {
-            let v: Value = serde_json::from_str(&text).unwrap();
-            if v["type"] == kind && accept(&v) {
-                return v;
-            }
-        }
-    }
-}
+use common::{expect_update as next, send_json as request};
 
 fn moves(state: &Value) -> usize {
     state["moves"].as_array().unwrap().len()

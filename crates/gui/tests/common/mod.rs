@@ -90,3 +90,61 @@ pub async fn page(address: SocketAddr, token: &str) -> Page {
         .unwrap()
         .0
 }
+
+/// Sends `value` to the server as one JSON text message.
+pub async fn send_json(page: &mut Page, value: serde_json::Value) {
+    use futures_util::SinkExt;
+    page.send(tokio_tungstenite::tungstenite::Message::Text(
+        value.to_string().into(),
+    ))
+    .await
+    .unwrap();
+}
+
+/// The next update of type `kind` accepted by `accept`, within `within` (a panic after);
+/// `None` if the socket closed first.
+pub async fn next_update(
+    page: &mut Page,
+    kind: &str,
+    within: std::time::Duration,
+    accept: impl Fn(&serde_json::Value) -> bool,
+) -> Option<serde_json::Value> {
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let deadline = tokio::time::Instant::now() + within;
+    loop {
+        match tokio::time::timeout_at(deadline, page.next())
+            .await
+            .unwrap_or_else(|_| panic!("no {kind} update in {within:?}"))
+        {
+            Some(Ok(Message::Text(text))) => {
+                let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+                if v["type"] == kind && accept(&v) {
+                    return Some(v);
+                }
+            }
+            Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return None,
+            Some(Ok(_)) => {}
+        }
+    }
+}
+
+/// [`next_update`] within ten seconds; `None` if the socket closed first.
+pub async fn next_or_closed(
+    page: &mut Page,
+    kind: &str,
+    accept: impl Fn(&serde_json::Value) -> bool,
+) -> Option<serde_json::Value> {
+    next_update(page, kind, std::time::Duration::from_secs(10), accept).await
+}
+
+/// [`next_update`] within ten seconds, the socket open.
+pub async fn expect_update(
+    page: &mut Page,
+    kind: &str,
+    accept: impl Fn(&serde_json::Value) -> bool,
+) -> serde_json::Value {
+    next_or_closed(page, kind, accept)
+        .await
+        .unwrap_or_else(|| panic!("the socket closed before a {kind} update"))
+}
