@@ -1824,7 +1824,7 @@ fn online_move(browser: &Browser, usi: &str) {
 fn two_people_play_online_in_two_browsers() {
     let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
     let base = start_online_server();
-    let alice = online_player(&base, (1280, 800), "alice <b>A</b>");
+    let alice = online_player(&base, (1280, 650), "alice <b>A</b>");
     alice.script("document.getElementById('clock').selectedIndex = 2; document.getElementById('color').value = 'sente'; document.getElementById('rated').checked = true; document.getElementById('leave').value = 'cpu';");
     alice.click("#create");
     alice.wait(
@@ -1881,6 +1881,10 @@ fn two_people_play_online_in_two_browsers() {
             "return window.gogoOnline.room.moves.length === 4;",
             "every board",
         );
+    }
+    if let Ok(dir) = std::env::var("GOGO_SCREENSHOTS") {
+        alice.screenshot(&PathBuf::from(&dir).join("online-laptop-playing.png"));
+        bob.screenshot(&PathBuf::from(&dir).join("online-phone-playing.png"));
     }
     // Bob reloads: back in his seat, his clock as it was (not refilled).
     let clocks = |b: &Browser| b.script("return window.gogoOnline.room.clocks_ms;");
@@ -1964,6 +1968,11 @@ fn two_people_play_online_in_two_browsers() {
         "my games",
     );
     if let Ok(dir) = std::env::var("GOGO_SCREENSHOTS") {
+        // The rematch in play, on the laptop and the phone.
+        alice.open(&link);
+        alice.wait("return !!window.gogoOnline.room;", "the finished game");
+        alice.screenshot(&PathBuf::from(&dir).join("online-laptop-game.png"));
+        bob.screenshot(&PathBuf::from(&dir).join("online-phone-rematch.png"));
         bob.open(&link);
         bob.wait(
             "return window.gogoOnline.room && window.gogoOnline.room.status === 'over';",
@@ -1982,7 +1991,8 @@ fn two_people_play_online_in_two_browsers() {
     ignore = "no /usr/bin/chromium and /usr/bin/chromedriver (scripts/gui-e2e.sh installs them)"
 )]
 fn the_legal_squares_show_unless_turned_off() {
-    let Some((_one, browser, url)) = open_board() else {
+    let engine = EngineSpec::new(gogo().display().to_string());
+    let Some((_one, browser, url)) = open_board_with(engine, (1280, 650)) else {
         return;
     };
     page_new_game(&browser, "human", "human");
@@ -1993,6 +2003,10 @@ fn the_legal_squares_show_unless_turned_off() {
         targets(&browser).as_u64().unwrap() > 0,
         "no legal square shown"
     );
+    let shots = std::env::var("GOGO_SCREENSHOTS").ok().map(PathBuf::from);
+    if let Some(dir) = &shots {
+        browser.screenshot(&dir.join("gui-legal-1280x650.png"));
+    }
     browser.click("#show-legal");
     assert_eq!(targets(&browser), 0);
     browser.open(&url);
@@ -2006,4 +2020,8 @@ fn the_legal_squares_show_unless_turned_off() {
     );
     browser.click("#board g.piece[data-square='2e']");
     assert_eq!(targets(&browser), 0);
+    if let Some(dir) = &shots {
+        browser.script("document.getElementById('show-legal').scrollIntoView();");
+        browser.screenshot(&dir.join("gui-legal-off-1280x650.png"));
+    }
 }

@@ -204,8 +204,9 @@ function connect() {
   socket.onclose = () => {
     if (online.socket !== socket) return;
     online.socket = null;
+    // No room to connect to: a game over (its record is shown), or no such game.
+    if (online.room === null) { $("connection").textContent = ""; showRecord(); return; }
     $("connection").textContent = "disconnected: reconnecting…";
-    if (online.room === null) { showRecord(); return; }
     setTimeout(() => { if (online.game && !online.socket) connect(); }, 1000);
   };
   socket.onmessage = (message) => {
