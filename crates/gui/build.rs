@@ -1,6 +1,6 @@
 //! Whether the browser tests can run here: `has_browser` is set when Debian's Chromium and
-//! ChromeDriver are installed, so that without them the tests say they were ignored rather
-//! than passing without running.
+//! ChromeDriver are installed, and `has_nginx` when Debian's nginx is, so that without them
+//! the tests say they were ignored rather than passing without running.
 
 fn main() {
     const CHROMIUM: &str = "/usr/bin/chromium";
@@ -12,5 +12,11 @@ fn main() {
     println!("cargo::rerun-if-changed=/usr/bin");
     if std::path::Path::new(CHROMIUM).exists() && std::path::Path::new(CHROMEDRIVER).exists() {
         println!("cargo::rustc-cfg=has_browser");
+    }
+    // tests/nginx.rs runs the documented nginx configuration under Debian's nginx.
+    println!("cargo::rustc-check-cfg=cfg(has_nginx)");
+    println!("cargo::rerun-if-changed=/usr/sbin");
+    if std::path::Path::new("/usr/sbin/nginx").exists() {
+        println!("cargo::rustc-cfg=has_nginx");
     }
 }
