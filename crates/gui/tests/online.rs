@@ -804,6 +804,95 @@ async fn the_cpu_plays_for_a_player_who_left_and_hands_the_seat_back() {
     assert_eq!(status, 400);
 }
 
+/// Issue 55, item 3: a visitor plays the CPU at a level: the room starts at once with the
+/// engine (from the same bounded pool as the CPU seats) in the other seat, moving first
+/// when it is Sente; it grants a takeback and declines a draw; no one else may take its
+/// seat; it is casual and not in the lobby; a rematch swaps the colours at once.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_visitor_plays_the_cpu_at_a_level() {
+    let address = serve_online(None).await;
+    let (key, id) = player(address, "visitor").await;
+    let (status, body) = call(
+        address,
+        "POST",
+        "/online/rooms",
+        &key,
+        Some(json!({"cpu_opponent": 2, "rated": true})),
+    )
+    .await;
+    assert_eq!(status, 400, "a game against the CPU is not rated: {body}");
+    let (status, room) = call(
+        address,
+        "POST",
+        "/online/rooms",
+        &key,
+        Some(json!({"cpu_opponent": 2, "color": "gote"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{room}");
+    let game = room["id"].as_str().unwrap().to_string();
+    let (_, lobby) = call(address, "GET", "/online/lobby", "", None).await;
+    assert!(lobby["waiting"].as_array().unwrap().is_empty(), "{lobby}");
+    let (other, _) = player(address, "stranger").await;
+    let (status, _) = call(
+        address,
+        "POST",
+        &format!("/online/rooms/{game}/join"),
+        &other,
+        None,
+    )
+    .await;
+    assert_eq!(status, 409, "the CPU's seat is not open");
+    let mut page = socket(address, &game, room["seat"].as_str().unwrap()).await;
+    let view = next(&mut page, "room", |_| true).await;
+    assert_eq!(view["you"], "gote");
+    assert_eq!(view["seats"][0]["name"], "CPU level 2", "{view}");
+    assert_eq!(view["seats"][0]["cpu"], true);
+    assert_eq!(view["seats"][1]["id"], id.as_str());
+    // Sente is the CPU's: it moves first, unasked.
+    let first = if view["moves"].as_array().unwrap().is_empty() {
+        next(&mut page, "event", moved(0)).await
+    } else {
+        view.clone()
+    };
+    let reply = first["legal"][0].as_str().unwrap().to_string();
+    send(&mut page, json!({"type": "move", "ply": 1, "usi": reply})).await;
+    next(&mut page, "event", moved(1)).await;
+    let answer = next(&mut page, "event", moved(2)).await;
+    // A takeback is granted: the CPU's move and ours go, and the CPU's first is left.
+    send(&mut page, json!({"type": "propose_takeback"})).await;
+    let back = next(&mut page, "event", |v| v["event"]["kind"] == "took_back").await;
+    assert_eq!(back["event"]["plies"], 1, "{back}");
+    assert_eq!(back["sfen"], first["sfen"], "{back}");
+    // A draw is declined.
+    send(&mut page, json!({"type": "offer_draw"})).await;
+    next(&mut page, "event", |v| {
+        v["event"]["kind"] == "draw_declined"
+    })
+    .await;
+    drop(answer);
+    send(&mut page, json!({"type": "resign"})).await;
+    let over = next(&mut page, "room", |v| v["status"] == "over").await;
+    assert_eq!(over["result"], "1-0");
+    // A rematch needs no one's consent, and the visitor is Sente now.
+    send(&mut page, json!({"type": "rematch"})).await;
+    let rematch = next(&mut page, "rematch", |_| true).await;
+    let seat = rematch["seat"].as_str().expect("the visitor's new seat");
+    let mut page = socket(address, rematch["game"].as_str().unwrap(), seat).await;
+    let view = next(&mut page, "room", |_| true).await;
+    assert_eq!(view["you"], "sente");
+    assert_eq!(view["status"], "playing");
+    // A game against the CPU that its player left is not kept open (here, unplayed: aborted).
+    drop(page);
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let path = format!("/online/games/{}", rematch["game"].as_str().unwrap());
+    let (_, record) = call(address, "GET", &path, "", None).await;
+    assert_eq!(record["result"], "*", "{record}");
+    assert_eq!(record["names"][1], "CPU level 2", "{record}");
+    let (_, games) = call(address, "GET", &format!("/api/games/user/{id}"), "", None).await;
+    assert!(games.to_string().contains("CPU level 2"), "{games}");
+}
+
 /// The stream of a game through the API, read on a blocking thread: its lines as JSON,
 /// empty keep-alive lines skipped, sent down `lines`.
 fn read_stream(

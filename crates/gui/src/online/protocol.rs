@@ -181,6 +181,10 @@ pub struct RoomSettings {
     /// The only player who may take the open seat (a challenge), by id; `None`: anyone.
     #[serde(default)]
     pub opponent: Option<String>,
+    /// The CPU takes the open seat at this level (1 weakest to 10; 0 full strength) and the
+    /// game starts at once: a visitor plays the server's engine. Casual, and not listed.
+    #[serde(default)]
+    pub cpu_opponent: Option<u8>,
 }
 
 impl Default for RoomSettings {
@@ -195,11 +199,20 @@ impl Default for RoomSettings {
             alternate: true,
             leave: LeaveRule::Claim,
             opponent: None,
+            cpu_opponent: None,
         }
     }
 }
 
 impl RoomSettings {
+    /// The name the CPU plays under in a game against it, if it is one.
+    pub fn cpu_name(&self) -> Option<String> {
+        self.cpu_opponent.map(|level| match level {
+            0 => "CPU (full strength)".to_string(),
+            level => format!("CPU level {level}"),
+        })
+    }
+
     /// The rules these settings name, with the move limit; an error in words if they do not
     /// hold.
     pub fn checked_rules(&self) -> Result<RuleSet, String> {
@@ -212,6 +225,17 @@ impl RoomSettings {
         }
         if self.opponent.as_ref().is_some_and(|o| o.len() > 32) {
             return Err("no such player".into());
+        }
+        if let Some(level) = self.cpu_opponent {
+            if level > 10 {
+                return Err("the CPU's level: 0 (full strength) or 1 to 10".into());
+            }
+            if self.rated {
+                return Err("a game against the CPU is casual: it changes no rating".into());
+            }
+            if self.opponent.is_some() {
+                return Err("a room is either a challenge or a game against the CPU".into());
+            }
         }
         if self.max_plies as usize > MAX_GAME_MOVES {
             return Err(format!("move limit: 0 (none) to {MAX_GAME_MOVES} plies"));
@@ -295,6 +319,8 @@ pub struct SeatView {
     /// While the game is played and their page is not connected: how long it has been
     /// gone, ms (the other may claim once it is the room's `claim_after_ms`).
     pub absent_ms: Option<u64>,
+    /// Whether this seat is the server's CPU (a game against it): no id, no rating.
+    pub cpu: bool,
 }
 
 /// A room as it stands: what a page needs to draw it.

@@ -169,6 +169,9 @@ impl Rooms {
         settings: RoomSettings,
     ) -> Result<(String, Secret, Color), String> {
         settings.checked_rules()?;
+        if settings.cpu_opponent.is_some() && self.cpu.is_none() {
+            return Err("this server has no CPU players".into());
+        }
         if matches!(settings.leave, super::protocol::LeaveRule::Cpu { .. }) && self.cpu.is_none() {
             return Err(
                 "this server has no CPU players: a room here leaves claims to the \
@@ -241,9 +244,10 @@ impl Rooms {
                 name: s.player.name,
                 seat: Some(s.seat),
             },
+            // The CPU's seat in a game against it, or a seat still open.
             None => SeatRecord {
                 player: None,
-                name: String::new(),
+                name: settings.cpu_name().unwrap_or_default(),
                 seat: None,
             },
         });

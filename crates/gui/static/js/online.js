@@ -62,6 +62,12 @@ async function start() {
     } catch (err) { $("name-error").textContent = err.message; }
   };
   $("room-form").onsubmit = createRoom;
+  // A game against the CPU is casual, and no one leaves it to another.
+  $("opponent").onchange = () => {
+    const cpu = $("opponent").value !== "friend";
+    $("rated").disabled = $("leave").disabled = cpu;
+    if (cpu) $("rated").checked = false;
+  };
   $("copy-invite").onclick = () => { $("invite-link").select(); navigator.clipboard && navigator.clipboard.writeText($("invite-link").value).catch(() => {}); };
   $("cancel-room").onclick = () => send({ type: "cancel" });
   $("join-button").onclick = join;
@@ -157,6 +163,11 @@ async function createRoom(e) {
     alternate: $("alternate").checked,
     leave: $("leave").value === "cpu" ? { kind: "cpu", level: 3 } : { kind: "claim" },
   };
+  // Against the CPU the game starts at once, casual.
+  if ($("opponent").value !== "friend") {
+    settings.cpu_opponent = Number($("opponent").value);
+    settings.rated = false;
+  }
   try {
     const room = await api("POST", "/online/rooms", settings);
     keepSeat(room.id, room.seat);
@@ -362,7 +373,7 @@ function render() {
     const name = document.createElement("span");
     name.textContent = seat ? seat.name : "(waiting for an opponent)";
     label.append(name);
-    if (seat) {
+    if (seat && !seat.cpu) {
       label.append(document.createTextNode(` ${seat.rating}${seat.provisional ? "?" : ""}`));
       if (!seat.present && room.status === "playing") {
         const away = document.createElement("span");

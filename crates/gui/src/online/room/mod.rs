@@ -230,11 +230,25 @@ impl Room {
             cpu_wait: None,
             cpu_retry: None,
         };
-        if room.seats.iter().all(Option::is_some) {
+        if room.seats_filled() {
             let (game, clocks) = game.unwrap_or_else(|| (room.new_game(), Vec::new()));
             room.start(game, Some(clocks).filter(|c| !c.is_empty()));
         }
         Ok(room)
+    }
+
+    /// Whether both seats are taken: by two players, or by one and the CPU.
+    fn seats_filled(&self) -> bool {
+        let players = self.seats.iter().flatten().count();
+        players == 2 || (players == 1 && self.settings.cpu_opponent.is_some())
+    }
+
+    /// The CPU's side in a game against it: the seat no player holds.
+    pub(super) fn cpu_opponent(&self) -> Option<Color> {
+        self.settings.cpu_opponent?;
+        [Color::Sente, Color::Gote]
+            .into_iter()
+            .find(|c| self.seats[c.index()].is_none())
     }
 
     fn new_game(&self) -> Game {
@@ -264,7 +278,7 @@ impl Room {
             settings: self.settings.clone(),
             playing: self.referee.is_some(),
             players: self.seats.clone().map(|s| s.map(|s| s.player.id)),
-            private: self.settings.opponent.is_some(),
+            private: self.settings.opponent.is_some() || self.settings.cpu_opponent.is_some(),
         }
     }
 
@@ -279,7 +293,19 @@ impl Room {
 
     /// The room as `side`'s page (or a spectator's) sees it.
     pub fn view(&self, you: Option<Color>) -> RoomView {
+        let cpu = self.cpu_opponent();
         let seats = [Color::Sente, Color::Gote].map(|side| {
+            if cpu == Some(side) {
+                return Some(SeatView {
+                    id: String::new(),
+                    name: self.settings.cpu_name().unwrap_or_default(),
+                    rating: 0,
+                    provisional: false,
+                    present: true,
+                    absent_ms: None,
+                    cpu: true,
+                });
+            }
             self.seats[side.index()].as_ref().map(|s| {
                 let r = rating_of(&s.player);
                 SeatView {
@@ -291,6 +317,7 @@ impl Room {
                     absent_ms: self.absent_since[side.index()]
                         .filter(|_| self.referee.is_some() && !self.is_over())
                         .map(|since| since.elapsed().as_millis() as u64),
+                    cpu: false,
                 }
             })
         });
@@ -484,12 +511,18 @@ impl Room {
 
     /// The room's task: until its game is over and its pages and the registry let it go.
     pub async fn run(mut self, mut inputs: mpsc::Receiver<RoomInput>, on_change: impl Fn(&Room)) {
+        // A game against the CPU may begin with the CPU's move.
+        self.ask_cpu();
         loop {
             let deadline = match &self.referee {
-                Some(referee) => [referee.next_deadline(), self.cpu_deadline()]
-                    .into_iter()
-                    .flatten()
-                    .min(),
+                Some(referee) => [
+                    referee.next_deadline(),
+                    self.cpu_deadline(),
+                    self.cpu_game_left_at(),
+                ]
+                .into_iter()
+                .flatten()
+                .min(),
                 // Waiting: until the host has been gone too long.
                 None => self
                     .absent_since
@@ -547,6 +580,9 @@ impl Room {
                             log::info!("room {}: its host left before anyone joined", self.id);
                             let _ = self.cancel(host).await;
                         }
+                    }
+                    if self.cpu_game_left_at().is_some_and(|at| Instant::now() >= at) {
+                        self.leave_cpu_game().await;
                     }
                     if let Some(referee) = &self.referee {
                         let mut next = referee.clone();

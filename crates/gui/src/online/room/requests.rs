@@ -2,6 +2,7 @@
 //! rematches.
 
 use super::*;
+use crate::referee::Action;
 
 impl Room {
     /// The challenged player `player` declines: the room closes unplayed and the challenger's
@@ -66,7 +67,10 @@ impl Room {
             return self.cancel(side).await;
         }
         if request == RoomRequest::Rematch {
-            return self.rematch(side).await;
+            return match self.cpu_opponent() {
+                Some(_) => self.rematch_cpu(side).await,
+                None => self.rematch(side).await,
+            };
         }
         if matches!(request, RoomRequest::ClaimVictory | RoomRequest::ClaimDraw) {
             return self.claim(side, request == RoomRequest::ClaimDraw).await;
@@ -78,9 +82,22 @@ impl Room {
             return Err("waiting for an opponent to join".into());
         };
         let mut next = referee.clone();
-        let events = next
-            .act(side, action, lag, Instant::now())
+        let now = Instant::now();
+        let mut events = next
+            .act(side, action.clone(), lag, now)
             .map_err(|e| e.to_string())?;
+        // The CPU, in a game against it, answers at once: it grants a takeback and declines
+        // a draw.
+        if let Some(cpu) = self.cpu_opponent().filter(|cpu| *cpu != side) {
+            let answer = match action {
+                Action::ProposeTakeback => Some(Action::ProposeTakeback),
+                Action::OfferDraw => Some(Action::DeclineDraw),
+                _ => None,
+            };
+            if let Some(more) = answer.and_then(|a| next.act(cpu, a, Duration::ZERO, now).ok()) {
+                events.extend(more);
+            }
+        }
         self.commit(next, events).await
     }
 
@@ -132,6 +149,43 @@ impl Room {
                 Ok(())
             }
         }
+    }
+
+    /// A rematch against the CPU, which always accepts: a new room with the same settings,
+    /// the player's colour swapped if the room alternates; the new seat goes to the player's
+    /// pages.
+    pub(super) async fn rematch_cpu(&mut self, side: Color) -> Result<(), String> {
+        if !self.is_over() {
+            return Err("a rematch follows a game that was played to its end".into());
+        }
+        if self.next_game.is_some() {
+            return Err("the rematch is already made".into());
+        }
+        let rooms = self
+            .rooms
+            .as_ref()
+            .and_then(std::sync::Weak::upgrade)
+            .ok_or("the server is stopping")?;
+        let player = self.seats[side.index()]
+            .clone()
+            .ok_or("you are not a player of this game")?
+            .player;
+        let next_side = if self.settings.alternate { !side } else { side };
+        let settings = RoomSettings {
+            color: match next_side {
+                Color::Sente => ColorChoice::Sente,
+                Color::Gote => ColorChoice::Gote,
+            },
+            ..self.settings.clone()
+        };
+        let (game, secret, _) = rooms.create(player, settings).await?;
+        self.next_game = Some(game.clone());
+        let seat = secret.expose().to_string();
+        self.broadcast(|to| RoomUpdate::Rematch {
+            game: game.clone(),
+            seat: (to == Some(side)).then(|| seat.clone()),
+        });
+        Ok(())
     }
 
     /// `side` claims the win (or a draw, `drawn`) of a game its opponent left more than the
@@ -209,6 +263,9 @@ impl Room {
             .is_some_and(|o| *o != player.id)
         {
             return Err("this room waits for another player".into());
+        }
+        if self.settings.cpu_opponent.is_some() {
+            return Err("the CPU has this seat".into());
         }
         let record = SeatRecord {
             player: Some(player.id.clone()),
