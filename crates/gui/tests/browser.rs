@@ -1967,6 +1967,39 @@ fn two_people_play_online_in_two_browsers() {
         "return document.getElementById('my-games').textContent.includes('won (resignation)');",
         "my games",
     );
+    // Bob's page, as anyone sees it: his name, his rating under 1500, his lost game.
+    let bob_id = bob.script("return window.gogoOnline.player.id;");
+    alice.open(&format!(
+        "{base}/online#player={}",
+        bob_id.as_str().unwrap()
+    ));
+    alice.wait(
+        "return document.getElementById('player-name').textContent === 'bob' \
+         && /Rating 1[0-4]\\d\\d/.test(document.getElementById('player-rating').textContent) \
+         && document.getElementById('player-games').textContent.includes('lost (resignation)');",
+        "bob's page",
+    );
+    // Alice plays the CPU at level 1 from the form, as Gote: the CPU moves first.
+    alice.open(&format!("{base}/online"));
+    alice.wait(
+        "return !document.getElementById('lobby-panel').hidden;",
+        "the lobby",
+    );
+    alice.script(
+        "const o = document.getElementById('opponent'); o.value = '1'; o.onchange(); \
+         document.getElementById('color').value = 'gote'; \
+         document.getElementById('clock').selectedIndex = 0;",
+    );
+    assert_eq!(
+        alice.script("return document.getElementById('rated').disabled;"),
+        true
+    );
+    alice.click("#create");
+    alice.wait(
+        "const r = window.gogoOnline.room; return !!r && r.status === 'playing' && r.you === 'gote' \
+         && r.moves.length === 1 && r.seats[0].cpu && document.getElementById('name-top').textContent.includes('CPU level 1');",
+        "the CPU's first move",
+    );
     if let Ok(dir) = std::env::var("GOGO_SCREENSHOTS") {
         // The rematch in play, on the laptop and the phone.
         alice.open(&link);

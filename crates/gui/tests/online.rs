@@ -236,6 +236,15 @@ async fn two_players_play_a_rated_game_and_a_spectator_sees_every_move() {
         account["rating"].as_f64().unwrap() < 1500.0 && account["games"] == 1,
         "{account}"
     );
+    // The winner's public page (no key needed): the same rating, in lishogi's shape too.
+    let (status, page) = call(address, "GET", &format!("/api/user/{}", t.ids[0]), "", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(page["name"], "alice");
+    assert!(page["rating"].as_f64().unwrap() > 1500.0, "{page}");
+    assert_eq!(page["perfs"]["minishogi"]["rating"], page["rating"]);
+    assert_eq!(page["perfs"]["minishogi"]["games"], 1);
+    let (status, _) = call(address, "GET", "/api/user/nobody", "", None).await;
+    assert_eq!(status, 404);
     // "My games": the game, its plies and its ending.
     let (_, games) = call(
         address,

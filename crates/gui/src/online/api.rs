@@ -120,13 +120,37 @@ impl axum::extract::FromRequestParts<Arc<Online>> for Bearer {
 
 pub(super) fn player_json(player: &PlayerRecord) -> serde_json::Value {
     let r = player.rating;
+    let provisional = r.deviation > gogo_puzzle::glicko::PROVISIONAL_DEVIATION;
     serde_json::json!({
         "id": player.id,
         "name": player.name,
         "rating": r.rating.round(),
-        "provisional": r.deviation > gogo_puzzle::glicko::PROVISIONAL_DEVIATION,
+        "provisional": provisional,
         "games": player.games,
+        // lishogi's names for the same, which its clients read.
+        "username": player.name,
+        "perfs": {"minishogi": {
+            "games": player.games,
+            "rating": r.rating.round(),
+            "rd": r.deviation.round(),
+            "prov": provisional,
+        }},
     })
+}
+
+/// `GET /api/user/{id}`: a player's public page: name, rating, rated games.
+pub(super) async fn user(State(online): State<Arc<Online>>, Path(id): Path<String>) -> Response {
+    if id.len() > 32 {
+        return error(StatusCode::NOT_FOUND, "no such player");
+    }
+    match online.rooms.store().run(move |s| s.player(&id)).await {
+        Ok(Ok(Some(player))) => Json(player_json(&player)).into_response(),
+        Ok(Ok(None)) => error(StatusCode::NOT_FOUND, "no such player"),
+        _ => error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the server cannot read players now",
+        ),
+    }
 }
 
 /// `GET /api/account`: the bearer's player.

@@ -5,7 +5,7 @@
 //!
 //! HTTP, in the shape of lishogi's API (a player's key is the bearer token):
 //! `POST /api/token` (`{"name"}`: a new player and their key), `GET /api/account`,
-//! `GET /api/games/user/{id}`; `POST /online/rooms` (the settings: a room and the host's
+//! `GET /api/games/user/{id}`, `GET /api/user/{id}` (a player's page); `POST /online/rooms` (the settings: a room and the host's
 //! seat), `POST /online/rooms/{id}/join` (the open seat), `GET /online/lobby`, and the
 //! room's WebSocket, `GET /online/ws?game=ID[&seat=SECRET][&epoch=E&after=N]`.
 
@@ -176,6 +176,7 @@ pub fn routes(online: Arc<Online>) -> Router {
         .route("/api/token", post(api::new_player))
         .route("/api/account", get(api::account))
         .route("/api/games/user/{id}", get(api::games_of))
+        .route("/api/user/{id}", get(api::user))
         .route("/online/rooms", post(api::create_room))
         .route("/online/rooms/{id}/join", post(api::join_room))
         .route("/online/lobby", get(api::lobby))

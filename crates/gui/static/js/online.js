@@ -39,7 +39,7 @@ async function api(method, path, body) {
 }
 
 function show(panel) {
-  for (const id of ["name-panel", "lobby-panel", "game-panel"]) $(id).hidden = id !== panel;
+  for (const id of ["name-panel", "lobby-panel", "player-panel", "game-panel"]) $(id).hidden = id !== panel;
 }
 
 // --- name and lobby ------------------------------------------------------------------------
@@ -90,8 +90,42 @@ async function start() {
 function route() {
   if (!online.player) { show("name-panel"); return; }
   $("me").textContent = online.player.name;
-  const game = new URLSearchParams(location.hash.slice(1)).get("game");
-  if (game) openGame(game); else openLobby();
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const game = hash.get("game");
+  const player = hash.get("player");
+  if (game) openGame(game); else if (player) openPlayer(player); else openLobby();
+}
+
+// A player's games, newest first, as seen by `id` (won, lost, in play), into `list`.
+async function listGames(id, list) {
+  const games = await api("GET", `/api/games/user/${encodeURIComponent(id)}`);
+  list.replaceChildren();
+  for (const g of games) {
+    const li = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = `#game=${encodeURIComponent(g.id)}`;
+    link.textContent = `${g.names[0] || "?"} – ${g.names[1] || "?"}`;
+    const side = g.players[0] === id ? "sente" : "gote";
+    const outcome = g.reason === null ? "in play" : g.winner === null ? `no winner (${g.reason})` : g.winner === side ? `won (${g.reason})` : `lost (${g.reason})`;
+    li.append(link, document.createTextNode(` · ${g.plies} plies · ${outcome}`));
+    list.append(li);
+  }
+}
+
+// A player's page: their name as text, their rating and their games.
+async function openPlayer(id) {
+  closeSocket();
+  unwatchLobby();
+  online.game = null;
+  show("player-panel");
+  $("player-name").textContent = "";
+  $("player-rating").textContent = "";
+  try {
+    const player = await api("GET", `/api/user/${encodeURIComponent(id)}`);
+    $("player-name").textContent = player.name;
+    $("player-rating").textContent = `Rating ${player.rating}${player.provisional ? "? (provisional)" : ""} · ${player.games} rated games`;
+    await listGames(id, $("player-games"));
+  } catch (err) { $("player-rating").textContent = err.message; }
 }
 
 async function openLobby() {
@@ -100,19 +134,7 @@ async function openLobby() {
   show("lobby-panel");
   watchLobby();
   try {
-    const games = await api("GET", `/api/games/user/${encodeURIComponent(online.player.id)}`);
-    const list = $("my-games");
-    list.replaceChildren();
-    for (const g of games) {
-      const li = document.createElement("li");
-      const link = document.createElement("a");
-      link.href = `#game=${encodeURIComponent(g.id)}`;
-      link.textContent = `${g.names[0] || "?"} – ${g.names[1] || "?"}`;
-      const side = g.players[0] === online.player.id ? "sente" : "gote";
-      const outcome = g.reason === null ? "in play" : g.winner === null ? `no winner (${g.reason})` : g.winner === side ? `won (${g.reason})` : `lost (${g.reason})`;
-      li.append(link, document.createTextNode(` · ${g.plies} plies · ${outcome}`));
-      list.append(li);
-    }
+    await listGames(online.player.id, $("my-games"));
   } catch (err) { /* the list waits for the next visit */ }
 }
 
@@ -370,8 +392,9 @@ function render() {
     const label = $(`name-${place}`);
     label.replaceChildren();
     label.append(document.createTextNode(`${side === 0 ? "☗" : "☖"} `));
-    const name = document.createElement("span");
+    const name = document.createElement(seat && !seat.cpu ? "a" : "span");
     name.textContent = seat ? seat.name : "(waiting for an opponent)";
+    if (seat && !seat.cpu) name.href = `#player=${encodeURIComponent(seat.id)}`;
     label.append(name);
     if (seat && !seat.cpu) {
       label.append(document.createTextNode(` ${seat.rating}${seat.provisional ? "?" : ""}`));
