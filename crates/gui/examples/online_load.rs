@@ -8,6 +8,11 @@
 //!
 //!   cargo run --release -p gogo-gui --example online_load -- URL GAMES SECONDS PID DB
 //!
+//! PID may be a file holding the server's pid (read at the start and at the end), for a
+//! server that is killed and started again during the run (`KILL_AT` in the script): then
+//! every page whose socket closes comes back to its seat, retrying until the server answers,
+//! and checks that the game it finds holds every move it saw acknowledged before.
+//!
 //! The server must trust 127.0.0.1 as a proxy (`--trust-proxy 127.0.0.1`): each scripted
 //! player then names an address of its own in X-Forwarded-For, and the per-address limits,
 //! which would hold one address to a few players a minute, apply to each player as to a
@@ -44,7 +49,16 @@ struct Totals {
     records: Mutex<Vec<(String, Vec<String>)>>,
     /// The sockets of the games still open at the end.
     open: Mutex<Vec<Socket>>,
+    /// Games whose players came back to their seats after their sockets closed.
+    reconnects: AtomicU64,
+    /// How long each game's pages were away before both were back in their seats, ms.
+    away_ms: Mutex<Vec<u64>>,
+    /// Games that, found again, lacked a move their players had seen acknowledged.
+    lost: AtomicU64,
 }
+
+/// How long a player keeps trying to reach a server that went away.
+const COME_BACK: Duration = Duration::from_secs(60);
 
 /// A small xorshift, seeded per game.
 struct Rng(u64);
@@ -68,7 +82,27 @@ async fn post(
     from: &str,
     body: Value,
 ) -> Result<Value, String> {
-    let _call = CALLS.acquire().await.map_err(|e| e.to_string())?;
+    // A server that went away (killed, starting again) is waited for; a refusal is not.
+    let until = Instant::now() + COME_BACK;
+    loop {
+        match post_once(base, path, key, from, body.clone()).await {
+            Err((true, _)) if Instant::now() < until => {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            other => return other.map_err(|(_, e)| e),
+        }
+    }
+}
+
+/// One POST; on failure, whether the server could not be reached, and why.
+async fn post_once(
+    base: &str,
+    path: &str,
+    key: Option<&str>,
+    from: &str,
+    body: Value,
+) -> Result<Value, (bool, String)> {
+    let _call = CALLS.acquire().await.map_err(|e| (false, e.to_string()))?;
     let (url, key, from) = (
         format!("{base}{path}"),
         key.map(str::to_string),
@@ -81,12 +115,39 @@ async fn post(
         }
         request
             .send_json(body)
-            .map_err(|e| format!("{url}: {e}"))?
+            .map_err(|e| {
+                let away = matches!(e, ureq::Error::Transport(_));
+                (away, format!("{url}: {e}"))
+            })?
             .into_json::<Value>()
-            .map_err(|e| e.to_string())
+            .map_err(|e| (false, e.to_string()))
     })
     .await
-    .map_err(|e| e.to_string())?
+    .map_err(|e| (false, e.to_string()))?
+}
+
+/// Both players' pages back in their seats, once the server answers again.
+async fn reopen(
+    base: &str,
+    game: &str,
+    seats: [&str; 2],
+    from: &[String; 2],
+) -> Result<[Socket; 2], String> {
+    let until = Instant::now() + COME_BACK;
+    loop {
+        let opened = async {
+            Ok::<_, String>([
+                open(base, game, seats[0], &from[0]).await?,
+                open(base, game, seats[1], &from[1]).await?,
+            ])
+        }
+        .await;
+        match opened {
+            Ok(sockets) => return Ok(sockets),
+            Err(e) if Instant::now() >= until => return Err(format!("not back in {game}: {e}")),
+            Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
+        }
+    }
 }
 
 async fn open(base: &str, game: &str, seat: &str, from: &str) -> Result<Socket, String> {
@@ -148,7 +209,20 @@ async fn pair(base: String, n: u64, deadline: Instant, totals: Arc<Totals>) -> R
             open(&base, &game, seats[0], &from[0]).await?,
             open(&base, &game, seats[1], &from[1]).await?,
         ];
-        let acked = play(&mut sockets, &mut rng, deadline, &totals).await?;
+        let mut acked = Vec::new();
+        let acked = loop {
+            match play(&mut sockets, &mut rng, deadline, &totals, &mut acked).await? {
+                Played::Over => break acked,
+                // The server went away: back to both seats; the whole room tells the moves.
+                Played::Closed => {
+                    let away = Instant::now();
+                    totals.reconnects.fetch_add(1, Ordering::Relaxed);
+                    sockets = reopen(&base, &game, seats, &from).await?;
+                    let ms = away.elapsed().as_millis() as u64;
+                    totals.away_ms.lock().unwrap().push(ms);
+                }
+            }
+        };
         totals.games.fetch_add(1, Ordering::Relaxed);
         totals.records.lock().unwrap().push((game, acked));
         if Instant::now() < deadline {
@@ -164,14 +238,23 @@ async fn pair(base: String, n: u64, deadline: Instant, totals: Arc<Totals>) -> R
     Ok(())
 }
 
-/// One game until it ends or `deadline`: the moves acknowledged.
+/// How [`play`] stopped.
+enum Played {
+    /// The game ended, or the run did.
+    Over,
+    /// A socket closed (the server went away).
+    Closed,
+}
+
+/// One game until it ends or `deadline`, or a socket closes; `acked` carries the moves seen
+/// acknowledged across reconnections.
 async fn play(
     sockets: &mut [Socket; 2],
     rng: &mut Rng,
     deadline: Instant,
     totals: &Totals,
-) -> Result<Vec<String>, String> {
-    let mut moves: Vec<String> = Vec::new();
+    moves: &mut Vec<String>,
+) -> Result<Played, String> {
     let mut legal: Vec<String> = Vec::new();
     let mut sent: Option<(usize, Instant)> = None;
     let mut seen = [false; 2];
@@ -185,7 +268,7 @@ async fn play(
             stopping = Some(Instant::now() + Duration::from_secs(3));
         }
         if over || stopping.is_some_and(|s| Instant::now() >= s || sent.is_none()) {
-            return Ok(moves);
+            return Ok(Played::Over);
         }
         let [a, b] = sockets;
         // Once stopping, nothing more to send: wake only to give up on what is in flight.
@@ -212,11 +295,20 @@ async fn play(
         let text = match message {
             Some(Ok(Message::Text(text))) => text,
             Some(Ok(_)) => continue,
-            _ => return Err("a socket closed".into()),
+            _ => return Ok(Played::Closed),
         };
         let update: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
         match update["type"].as_str() {
             Some("room") => {
+                // The whole room (the first view, or after coming back): it must hold every
+                // move acknowledged so far, and it is the game from now on.
+                let stored = strings(&update["moves"]);
+                if !stored.starts_with(moves) {
+                    totals.lost.fetch_add(1, Ordering::Relaxed);
+                }
+                *moves = stored;
+                last_number = update["event"].as_u64();
+                sent = None;
                 legal = strings(&update["legal"]);
                 over |= update["status"] == "over";
             }
@@ -323,13 +415,20 @@ fn main() {
     };
     let games: u64 = games.parse().expect("GAMES");
     let seconds: u64 = seconds.parse().expect("SECONDS");
-    let pid: u32 = pid.parse().expect("PID");
+    // A number, or a file that holds it (the server may be started again during the run).
+    let pid_now = || -> u32 {
+        pid.parse()
+            .ok()
+            .or_else(|| std::fs::read_to_string(pid).ok()?.trim().parse().ok())
+            .expect("PID: a number, or a file holding one")
+    };
+    let first_pid = pid_now();
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let totals = Arc::new(Totals {
         started: Some(Instant::now()),
         ..Totals::default()
     });
-    let (cpu_before, _, _) = server_usage(pid);
+    let (cpu_before, _, _) = server_usage(first_pid);
     let started = std::time::Instant::now();
     runtime.block_on(async {
         let deadline = Instant::now() + Duration::from_secs(seconds);
@@ -347,7 +446,14 @@ fn main() {
         }
     });
     let wall = started.elapsed().as_secs_f64();
-    let (cpu_after, rss, peak) = server_usage(pid);
+    let last_pid = pid_now();
+    let (cpu_after, rss, peak) = server_usage(last_pid);
+    // A server started again during the run: its own CPU since it started.
+    let cpu_before = if last_pid == first_pid {
+        cpu_before
+    } else {
+        0.0
+    };
     drop(std::mem::take(&mut *totals.open.lock().unwrap()));
     let records = std::mem::take(&mut *totals.records.lock().unwrap());
     // Every game as stored, against what its players saw acknowledged.
@@ -370,6 +476,8 @@ fn main() {
     let mut ack = std::mem::take(&mut *totals.ack_us.lock().unwrap());
     let mut update = std::mem::take(&mut *totals.update_us.lock().unwrap());
     let mut steady = std::mem::take(&mut *totals.steady_ack_us.lock().unwrap());
+    // Seconds (the percentile helper divides by a thousand).
+    let mut away = std::mem::take(&mut *totals.away_ms.lock().unwrap());
     let errors = totals.errors.lock().unwrap();
     let moves = totals.moves.load(Ordering::Relaxed);
     println!(
@@ -377,7 +485,10 @@ fn main() {
          ack p50 {:.1} ms p99 {:.1} ms (after the first {} s: p99 {:.1} ms); \
          opponent's update p50 {:.1} ms p99 {:.1} ms; \
          server CPU {:.0}% of a core, RSS {} MiB (peak {} MiB); database {:.1} KiB a game; \
-         records that differ from what was acknowledged: {mismatched} of {}; errors: {}",
+         records that differ from what was acknowledged: {mismatched} of {}; \
+         games come back to after their sockets closed: {} (away p50 {:.1} s, max {:.1} s), \
+         lacking an acknowledged move: {}; \
+         errors: {}",
         records.len(),
         moves as f64 / wall,
         percentile(&mut ack, 0.5),
@@ -391,6 +502,10 @@ fn main() {
         peak / 1024,
         bytes as f64 / 1024.0 / records.len().max(1) as f64,
         records.len(),
+        totals.reconnects.load(Ordering::Relaxed),
+        percentile(&mut away, 0.5),
+        percentile(&mut away, 1.0),
+        totals.lost.load(Ordering::Relaxed),
         errors.len(),
     );
     for e in errors.iter().take(5) {
