@@ -132,7 +132,7 @@ pub fn check_engine_messages(data: &[u8]) {
 
 /// Lines of an online page and its API, each read as every message and body online play
 /// takes: room settings (checked into rules or refused), a name (kept or refused), a seat
-/// secret, and a room request, played by the referee for the side the line's number gives,
+/// secret, a puzzle move (judged), and a room request, played by the referee for the side the line's number gives,
 /// a second later each. Whatever is refused changes nothing; every event is numbered one
 /// more than the last; a move sent again is played once.
 pub fn check_room_messages(data: &[u8]) {
@@ -180,6 +180,26 @@ pub fn check_room_messages(data: &[u8]) {
         }
         if let Some(secret) = gogo_store::Secret::parse(line) {
             assert_eq!(secret.expose(), line);
+        }
+        // A visitor's puzzle move, judged against one of the shipped puzzles.
+        if let Ok(attempt) = serde_json::from_str::<crate::online::puzzles::PuzzleMove>(line) {
+            let puzzles = gogo_puzzle::set::shipped();
+            let puzzle = &puzzles[n % puzzles.len()];
+            if let Ok(answer) = crate::online::puzzles::judge(puzzle, &attempt) {
+                match answer.verdict {
+                    "right" => {
+                        assert_eq!(answer.ply, attempt.ply + 2);
+                        assert!(answer.reply.is_some() && !answer.legal.is_empty());
+                        assert!(answer.rating.is_none());
+                    }
+                    "wrong" => {
+                        assert_eq!(answer.sfen, puzzle.position_at(attempt.ply).to_sfen());
+                        assert_eq!(answer.rating.is_some(), attempt.rating.is_some());
+                    }
+                    "solved" => assert_eq!(answer.ply, puzzle.solution().len()),
+                    other => panic!("a verdict {other}"),
+                }
+            }
         }
         let Ok(request) = serde_json::from_str::<RoomRequest>(line) else {
             continue;

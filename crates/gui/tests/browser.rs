@@ -1979,6 +1979,45 @@ fn two_people_play_online_in_two_browsers() {
          && document.getElementById('player-games').textContent.includes('lost (resignation)');",
         "bob's page",
     );
+    // Alice solves a one-move puzzle (no promotion to choose), clicking on the board.
+    let puzzle = gogo_puzzle::set::shipped()
+        .iter()
+        .find(|p| {
+            let [mv] = p.solution() else { return false };
+            let text = mv.to_string();
+            let plain = text.trim_end_matches('+');
+            !p.position()
+                .legal_moves()
+                .iter()
+                .any(|m| m.to_string() != text && m.to_string().trim_end_matches('+') == plain)
+        })
+        .expect("a one-move puzzle without a promotion choice");
+    let solution = puzzle.solution()[0].to_string();
+    alice.open(&format!("{base}/online#puzzle={}", puzzle.id()));
+    alice.wait(
+        "return !!window.gogoOnline.puzzle && document.querySelectorAll('#puzzle-board .cell').length === 25;",
+        "the puzzle",
+    );
+    match solution.split_once('*') {
+        Some((kind, _)) => alice.click(&format!("#puzzle-hand-bottom button[data-drop='{kind}']")),
+        None => alice.click(&format!(
+            "#puzzle-board .cell[data-square='{}']",
+            &solution[..2]
+        )),
+    }
+    alice.click(&format!(
+        "#puzzle-board .cell[data-square='{}']",
+        &solution[2..4]
+    ));
+    alice.wait(
+        "return document.getElementById('puzzle-status').textContent.startsWith('Solved!');",
+        "the puzzle solved",
+    );
+    alice.open(&format!("{base}/online"));
+    alice.wait(
+        "return Number(document.getElementById('puzzle-rating-lobby').textContent) > 1500;",
+        "the puzzle rating kept",
+    );
     // Alice plays the CPU at level 1 from the form, as Gote: the CPU moves first.
     alice.open(&format!("{base}/online"));
     alice.wait(

@@ -902,6 +902,108 @@ async fn a_visitor_plays_the_cpu_at_a_level() {
     assert!(games.to_string().contains("CPU level 2"), "{games}");
 }
 
+/// Issue 55, item 3: a visitor does puzzles online, no key needed: one near their rating,
+/// each move judged on the server with the reply, a hint, the rating moved at the end, and
+/// a wrong move that shows the solution.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_visitor_solves_puzzles() {
+    let address = serve_online(None).await;
+    let (status, puzzle) = call(address, "GET", "/online/puzzles/next?near=1500", "", None).await;
+    assert_eq!(status, 200, "{puzzle}");
+    let id = puzzle["id"].as_str().unwrap().to_string();
+    let shipped = gogo_puzzle::set::shipped()
+        .iter()
+        .find(|p| p.id() == id)
+        .unwrap();
+    assert_eq!(puzzle["sfen"], shipped.position().to_sfen().as_str());
+    assert!(
+        puzzle.get("solution").is_none(),
+        "the solution is not given away"
+    );
+    let (status, hint) = call(
+        address,
+        "GET",
+        &format!("/online/puzzles/{id}/hint?ply=0"),
+        "",
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        hint["square"],
+        shipped.solution()[0].to().to_string().as_str()
+    );
+    let rating = json!({"rating": 1500.0, "deviation": 350.0, "volatility": 0.06});
+    let mut ply = 0;
+    let last = loop {
+        let usi = shipped.solution()[ply].to_string();
+        let (status, answer) = call(
+            address,
+            "POST",
+            &format!("/online/puzzles/{id}/move"),
+            "",
+            Some(json!({"ply": ply, "usi": usi, "rating": rating})),
+        )
+        .await;
+        assert_eq!(status, 200, "{answer}");
+        if answer["verdict"] != "right" {
+            break answer;
+        }
+        ply = answer["ply"].as_u64().unwrap() as usize;
+    };
+    assert_eq!(last["verdict"], "solved", "{last}");
+    assert!(
+        last["rating"]["rating"].as_f64().unwrap() > 1500.0,
+        "{last}"
+    );
+    // Another puzzle, not the one met; a wrong move there.
+    let (_, other) = call(
+        address,
+        "GET",
+        &format!("/online/puzzles/next?near=1500&seen={id}"),
+        "",
+        None,
+    )
+    .await;
+    assert_ne!(other["id"], id.as_str());
+    let other_id = other["id"].as_str().unwrap();
+    let other_puzzle = gogo_puzzle::set::shipped()
+        .iter()
+        .find(|p| p.id() == other_id)
+        .unwrap();
+    let wrong = other_puzzle
+        .position()
+        .legal_moves()
+        .iter()
+        .find(|&&m| other_puzzle.judge(0, m) == gogo_puzzle::Verdict::Wrong)
+        .unwrap()
+        .to_string();
+    let (_, answer) = call(
+        address,
+        "POST",
+        &format!("/online/puzzles/{other_id}/move"),
+        "",
+        Some(json!({"ply": 0, "usi": wrong})),
+    )
+    .await;
+    assert_eq!(answer["verdict"], "wrong");
+    assert_eq!(
+        answer["solution"][0],
+        other_puzzle.solution()[0].to_string().as_str()
+    );
+    let (status, _) = call(address, "GET", "/online/puzzles/nope", "", None).await;
+    assert_eq!(status, 404);
+    let (status, _) = call(
+        address,
+        "POST",
+        &format!("/online/puzzles/{other_id}/move"),
+        "",
+        Some(json!({"ply": 1, "usi": wrong})),
+    )
+    .await;
+    assert_eq!(status, 400);
+}
+
 /// The stream of a game through the API, read on a blocking thread: its lines as JSON,
 /// empty keep-alive lines skipped, sent down `lines`.
 fn read_stream(

@@ -15,6 +15,7 @@ pub(crate) mod challenges;
 pub mod cpu;
 pub mod guard;
 pub mod protocol;
+pub mod puzzles;
 pub mod room;
 pub mod rooms;
 mod sockets;
@@ -62,6 +63,8 @@ pub struct OnlineLimits {
     pub rooms_per_minute: u32,
     /// Sockets one address may open a minute.
     pub sockets_per_minute: u32,
+    /// Puzzle requests (a puzzle, a move, a hint) one address may make a minute.
+    pub puzzle_requests_per_minute: u32,
     /// Rooms open at once on the server.
     pub max_rooms: usize,
     /// Spectators of one game at once.
@@ -76,6 +79,7 @@ impl Default for OnlineLimits {
             players_per_minute: 10,
             rooms_per_minute: 10,
             sockets_per_minute: 120,
+            puzzle_requests_per_minute: 600,
             max_rooms: 10_000,
             max_spectators: 200,
         }
@@ -92,6 +96,7 @@ pub struct Online {
     players: guard::AddressLimiter,
     new_rooms: guard::AddressLimiter,
     sockets: guard::AddressLimiter,
+    puzzles: guard::AddressLimiter,
 }
 
 impl std::fmt::Debug for Online {
@@ -110,6 +115,7 @@ impl Online {
             players: guard::AddressLimiter::new(limits.players_per_minute, minute),
             new_rooms: guard::AddressLimiter::new(limits.rooms_per_minute, minute),
             sockets: guard::AddressLimiter::new(limits.sockets_per_minute, minute),
+            puzzles: guard::AddressLimiter::new(limits.puzzle_requests_per_minute, minute),
             limits,
         })
     }
@@ -180,6 +186,10 @@ pub fn routes(online: Arc<Online>) -> Router {
         .route("/online/rooms", post(api::create_room))
         .route("/online/rooms/{id}/join", post(api::join_room))
         .route("/online/lobby", get(api::lobby))
+        .route("/online/puzzles/next", get(puzzles::next))
+        .route("/online/puzzles/{id}", get(puzzles::puzzle))
+        .route("/online/puzzles/{id}/move", post(puzzles::play))
+        .route("/online/puzzles/{id}/hint", get(puzzles::hint))
         .route("/api/account/playing", get(bots::playing))
         .route("/api/stream/event", get(challenges::events))
         .route("/api/challenge/{id}", post(challenges::challenge))

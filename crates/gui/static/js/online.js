@@ -39,7 +39,7 @@ async function api(method, path, body) {
 }
 
 function show(panel) {
-  for (const id of ["name-panel", "lobby-panel", "player-panel", "game-panel"]) $(id).hidden = id !== panel;
+  for (const id of ["name-panel", "lobby-panel", "player-panel", "puzzle-panel", "game-panel"]) $(id).hidden = id !== panel;
 }
 
 // --- name and lobby ------------------------------------------------------------------------
@@ -62,6 +62,9 @@ async function start() {
     } catch (err) { $("name-error").textContent = err.message; }
   };
   $("room-form").onsubmit = createRoom;
+  $("puzzle-hint").onclick = puzzleHint;
+  $("puzzle-solution").onclick = puzzleSolution;
+  $("puzzle-next").onclick = () => { if (location.hash === "#puzzle") openPuzzle(""); else location.hash = "puzzle"; };
   // A game against the CPU is casual, and no one leaves it to another.
   $("opponent").onchange = () => {
     const cpu = $("opponent").value !== "friend";
@@ -93,7 +96,100 @@ function route() {
   const hash = new URLSearchParams(location.hash.slice(1));
   const game = hash.get("game");
   const player = hash.get("player");
-  if (game) openGame(game); else if (player) openPlayer(player); else openLobby();
+  if (game) openGame(game);
+  else if (player) openPlayer(player);
+  else if (hash.has("puzzle")) openPuzzle(hash.get("puzzle"));
+  else openLobby();
+}
+
+// --- puzzles -------------------------------------------------------------------------------
+// As on the local board: the page keeps its puzzle rating and the puzzles it met; the server
+// judges each move and moves the rating at the end of a rated try (the first, without the
+// solution shown).
+
+const PUZZLE_RATING = "gogo.online.puzzleRating";
+const PUZZLES_SEEN = "gogo.online.puzzlesSeen";
+function puzzleRating() { return load(PUZZLE_RATING, { rating: 1500, deviation: 350, volatility: 0.06 }); }
+
+async function openPuzzle(id) {
+  closeSocket();
+  unwatchLobby();
+  online.game = null;
+  online.selected = null;
+  show("puzzle-panel");
+  $("puzzle-rating").textContent = `Your puzzle rating: ${Math.round(puzzleRating().rating)}`;
+  try {
+    const seen = load(PUZZLES_SEEN, []);
+    const puzzle = id
+      ? await api("GET", `/online/puzzles/${encodeURIComponent(id)}`)
+      : await api("GET", `/online/puzzles/next?near=${Math.round(puzzleRating().rating)}&seen=${encodeURIComponent(seen.slice(0, 200).join(","))}`);
+    if (!id) { history.replaceState(null, "", `#puzzle=${encodeURIComponent(puzzle.id)}`); }
+    const you = puzzle.sfen.split(" ")[1] === "b" ? "sente" : "gote";
+    online.puzzle = { ...puzzle, you, ply: 0, last: null, over: false, helped: false, hints: 0, rated: !seen.includes(puzzle.id) };
+    if (!seen.includes(puzzle.id)) localStorage.setItem(PUZZLES_SEEN, JSON.stringify([puzzle.id, ...seen].slice(0, 200)));
+    $("puzzle-title").textContent = `Puzzle ${puzzle.id} · ${puzzle.rating} · ${puzzle.themes.join(", ")}`;
+    $("puzzle-status").textContent = `${you === "sente" ? "Sente" : "Gote"} to play: find the best move.`;
+    renderPuzzle();
+  } catch (err) { $("puzzle-status").textContent = err.message; }
+}
+
+function renderPuzzle() {
+  const p = online.puzzle;
+  if (!p) return;
+  drawBoard(
+    { board: "puzzle-board", top: "puzzle-hand-top", bottom: "puzzle-hand-bottom" },
+    { sfen: p.sfen, legal: p.legal, you: p.you, myTurn: !p.over && !p.waiting, showLegal: true, last: p.last },
+    puzzleMove,
+    renderPuzzle,
+  );
+  $("puzzle-hint").disabled = $("puzzle-solution").disabled = p.over;
+}
+
+async function puzzleMove(usi) {
+  const p = online.puzzle;
+  p.waiting = true;
+  const rating = p.rated ? puzzleRating() : undefined;
+  try {
+    const answer = await api("POST", `/online/puzzles/${encodeURIComponent(p.id)}/move`, { ply: p.ply, usi, rating, helped: p.helped });
+    if (online.puzzle !== p) return;
+    if (answer.rating) localStorage.setItem(PUZZLE_RATING, JSON.stringify(answer.rating));
+    p.sfen = answer.sfen; p.legal = answer.legal; p.ply = answer.ply; p.hints = 0;
+    p.last = answer.reply || (answer.verdict === "solved" ? usi : p.last);
+    p.over = answer.verdict !== "right";
+    const moved = answer.rating ? ` Your puzzle rating: ${Math.round(answer.rating.rating)}.` : "";
+    $("puzzle-status").textContent = answer.verdict === "right" ? `Right: ${answer.reply} was the reply. Your move.`
+      : answer.verdict === "solved" ? `Solved!${moved}`
+      : `Not this one: ${usi}. The solution: ${answer.solution.join(" ")}.${moved}`;
+    if (p.over) p.rated = false;
+  } catch (err) { $("puzzle-status").textContent = err.message; }
+  p.waiting = false;
+  renderPuzzle();
+}
+
+async function puzzleHint() {
+  const p = online.puzzle;
+  if (!p || p.over) return;
+  try {
+    const hint = await api("GET", `/online/puzzles/${encodeURIComponent(p.id)}/hint?ply=${p.ply}`);
+    p.helped = true;
+    p.hints = Math.min(2, p.hints + 1);
+    $("puzzle-status").textContent = p.hints === 1 ? `Hint: move ${hint.piece}.` : `Hint: ${hint.piece} to ${hint.square}.`;
+  } catch (err) { $("puzzle-status").textContent = err.message; }
+}
+
+// The solution: the player gives up, and the try ends as failed.
+async function puzzleSolution() {
+  const p = online.puzzle;
+  if (!p || p.over) return;
+  p.over = true;
+  const rating = p.rated ? puzzleRating() : undefined;
+  try {
+    const answer = await api("POST", `/online/puzzles/${encodeURIComponent(p.id)}/move`, { ply: p.ply, give_up: true, rating, helped: true });
+    if (answer.rating) localStorage.setItem(PUZZLE_RATING, JSON.stringify(answer.rating));
+    $("puzzle-status").textContent = `The solution: ${answer.solution.join(" ")}.`;
+  } catch (err) { $("puzzle-status").textContent = err.message; }
+  p.rated = false;
+  renderPuzzle();
 }
 
 // A player's games, newest first, as seen by `id` (won, lost, in play), into `list`.
@@ -133,6 +229,7 @@ async function openLobby() {
   online.game = null;
   show("lobby-panel");
   watchLobby();
+  $("puzzle-rating-lobby").textContent = Math.round(puzzleRating().rating);
   try {
     await listGames(online.player.id, $("my-games"));
   } catch (err) { /* the list waits for the next visit */ }
@@ -351,19 +448,16 @@ function clockText(ms) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-function render() {
-  const room = online.room;
-  if (!room) return;
-  const you = room.you;
-  const flipped = you === "gote";
+// The board and both hands of `view` ({sfen, legal, you, last, myTurn, showLegal}) into the
+// elements `ids` names ({board, top, bottom}); a move made by clicks goes to `onMove(usi)`,
+// and a click that only selects calls `redraw`.
+function drawBoard(ids, view, onMove, redraw) {
+  const flipped = view.you === "gote";
   const bottom = flipped ? 1 : 0;
-  const { squares, hand } = parseSfen(room.sfen);
-  const last = room.moves.length ? room.moves[room.moves.length - 1] : null;
-  const lastTo = last ? last.slice(2, 4) : null;
-  const myTurn = room.status === "playing" && you && (room.moves.length % 2 === 0 ? "sente" : "gote") === you;
-  const showLegal = room.settings.show_legal;
-  const targets = new Set(online.selected ? room.legal.filter((m) => m.startsWith(online.selected)).map((m) => m.slice(2, 4)) : []);
-  const board = $("board");
+  const { squares, hand } = parseSfen(view.sfen);
+  const lastTo = view.last ? view.last.slice(2, 4) : null;
+  const targets = new Set(online.selected ? view.legal.filter((m) => m.startsWith(online.selected)).map((m) => m.slice(2, 4)) : []);
+  const board = $(ids.board);
   board.replaceChildren();
   for (let n = 0; n < 25; n++) {
     const index = flipped ? 24 - n : n;
@@ -382,12 +476,42 @@ function render() {
     }
     if (name === lastTo) cell.classList.add("last");
     if (online.selected === name) cell.classList.add("selected");
-    if (showLegal && targets.has(name)) cell.classList.add("target");
-    cell.onclick = () => clickSquare(name, piece, myTurn);
+    if (view.showLegal && targets.has(name)) cell.classList.add("target");
+    cell.onclick = () => clickSquare(name, piece, view, onMove, redraw);
     board.append(cell);
   }
   for (const [place, side] of [["top", 1 - bottom], ["bottom", bottom]]) {
     const color = side === 0 ? "sente" : "gote";
+    const handBox = $(ids[place]);
+    handBox.replaceChildren();
+    for (const kind of ["R", "B", "G", "S", "P"]) {
+      const n = hand[color][kind];
+      if (!n) continue;
+      const button = document.createElement("button");
+      button.textContent = `${KANJI[kind]}${n > 1 ? n : ""}`;
+      button.dataset.drop = kind;
+      if (online.selected === `${kind}*`) button.classList.add("selected");
+      button.disabled = !(view.myTurn && color === view.you);
+      button.onclick = () => { online.selected = online.selected === `${kind}*` ? null : `${kind}*`; redraw(); };
+      handBox.append(button);
+    }
+  }
+}
+
+function render() {
+  const room = online.room;
+  if (!room) return;
+  const you = room.you;
+  const bottom = you === "gote" ? 1 : 0;
+  const myTurn = room.status === "playing" && you && (room.moves.length % 2 === 0 ? "sente" : "gote") === you;
+  drawBoard(
+    { board: "board", top: "hand-top", bottom: "hand-bottom" },
+    { sfen: room.sfen, legal: room.legal, you, myTurn, showLegal: room.settings.show_legal,
+      last: room.moves.length ? room.moves[room.moves.length - 1] : null },
+    (usi) => send({ type: "move", ply: room.moves.length, usi }),
+    render,
+  );
+  for (const [place, side] of [["top", 1 - bottom], ["bottom", bottom]]) {
     const seat = room.seats[side];
     const label = $(`name-${place}`);
     label.replaceChildren();
@@ -405,19 +529,6 @@ function render() {
         away.className = "absent away";
         label.append(away);
       }
-    }
-    const handBox = $(`hand-${place}`);
-    handBox.replaceChildren();
-    for (const kind of ["R", "B", "G", "S", "P"]) {
-      const n = hand[color][kind];
-      if (!n) continue;
-      const button = document.createElement("button");
-      button.textContent = `${KANJI[kind]}${n > 1 ? n : ""}`;
-      button.dataset.drop = kind;
-      if (online.selected === `${kind}*`) button.classList.add("selected");
-      button.disabled = !(myTurn && color === you);
-      button.onclick = () => { online.selected = online.selected === `${kind}*` ? null : `${kind}*`; render(); };
-      handBox.append(button);
     }
   }
   const over = room.status === "over";
@@ -444,23 +555,22 @@ function render() {
   tick();
 }
 
-function clickSquare(name, piece, myTurn) {
-  const room = online.room;
-  if (!myTurn) return;
+function clickSquare(name, piece, view, onMove, redraw) {
+  if (!view.myTurn) return;
   if (online.selected) {
     const from = online.selected;
     const plain = `${from}${name}`;
-    const options = room.legal.filter((m) => m === plain || m === `${plain}+`);
+    const options = view.legal.filter((m) => m === plain || m === `${plain}+`);
     if (options.length) {
       const usi = options.length === 2 ? (confirm("Promote?") ? `${plain}+` : plain) : options[0];
       online.selected = null;
-      send({ type: "move", ply: room.moves.length, usi });
-      render();
+      onMove(usi);
+      redraw();
       return;
     }
   }
-  online.selected = piece && piece.color === room.you ? (online.selected === name ? null : name) : null;
-  render();
+  online.selected = piece && piece.color === view.you ? (online.selected === name ? null : name) : null;
+  redraw();
 }
 
 // The opponent's absence: how long until the one who stayed may claim.
@@ -505,7 +615,8 @@ async function showRecord() {
     if (!online.room) {
       online.room = {
         id: record.id, epoch: 0, event: 0, you: null, status: record.result ? "over" : "playing",
-        seats: record.names.map((name) => ({ name, rating: "", provisional: false, present: true })),
+        // The players as the record names them (their ratings now are on their pages).
+        seats: record.names.map((name, i) => ({ name, id: record.players[i], cpu: !record.players[i], rating: "", provisional: false, present: true })),
         settings: { clock: { kind: "none" }, show_legal: false }, start: record.start, moves: record.moves,
         sfen: record.sfen, legal: [], clocks_ms: [0, 0], running: null, draw_offer: null, takeback_offer: null,
         result: record.result, reason: record.reason,
