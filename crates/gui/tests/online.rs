@@ -1122,6 +1122,15 @@ async fn scripts_play_a_game_through_the_board_api() {
         (json!("resign"), json!("sente")),
         "{end}"
     );
+    // A script declares itself a bot, as Lishogi-Bot asks before it plays.
+    let (_, account) = call(address, "GET", "/api/account", &t.keys[0], None).await;
+    assert!(account["title"].is_null(), "{account}");
+    let path = "/api/bot/account/upgrade";
+    let (status, _) = call(address, "POST", path, &t.keys[0], None).await;
+    assert_eq!(status, 200);
+    let (_, account) = call(address, "GET", "/api/account", &t.keys[0], None).await;
+    assert_eq!(account["title"], "BOT", "{account}");
+    assert_eq!(account["username"], "alice");
 }
 
 /// A form POST (as lishogi's challenge takes its settings) with a bearer key.

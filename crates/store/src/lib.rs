@@ -365,7 +365,7 @@ impl Store {
         let r = player.rating;
         self.db.execute(
             "INSERT INTO players (id, key_hash, name, rating, deviation, volatility, games,
-                created_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                created_ms, bot) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             params![
                 player.id,
                 key.0.to_vec(),
@@ -374,7 +374,8 @@ impl Store {
                 r.deviation,
                 r.volatility,
                 player.games,
-                created_ms as i64
+                created_ms as i64,
+                player.bot
             ],
         )?;
         Ok(())
@@ -397,7 +398,7 @@ impl Store {
     ) -> Result<Option<PlayerRecord>, StoreError> {
         // `condition` is one of this file's own; the value is bound.
         let sql = format!(
-            "SELECT id, name, rating, deviation, volatility, games FROM players WHERE {condition}"
+            "SELECT id, name, rating, deviation, volatility, games, bot FROM players WHERE {condition}"
         );
         Ok(self
             .db
@@ -411,9 +412,20 @@ impl Store {
                         volatility: row.get(4)?,
                     },
                     games: row.get(5)?,
+                    bot: row.get(6)?,
                 })
             })
             .optional()?)
+    }
+
+    /// Makes a player a bot (lishogi's account upgrade), which only a player with no rated
+    /// game may become; whether they are one now.
+    pub fn make_bot(&mut self, id: &str) -> Result<bool, StoreError> {
+        self.db.execute(
+            "UPDATE players SET bot = 1 WHERE id = ?1 AND games = 0",
+            params![id],
+        )?;
+        Ok(self.player(id)?.is_some_and(|p| p.bot))
     }
 
     /// Sets a player's rating after a rated game.

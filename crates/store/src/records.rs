@@ -118,6 +118,8 @@ pub struct PlayerRecord {
     pub rating: StoredRating,
     /// Rated games played.
     pub games: u32,
+    /// Whether the player is a program (lishogi's BOT title), as it declared.
+    pub bot: bool,
 }
 
 /// Which side a stored colour word names.

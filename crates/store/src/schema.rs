@@ -50,6 +50,8 @@ const MIGRATIONS: &[&str] = &[
     // 2: a seat's games found by its secret's hash (the local board comes back to its
     // game by its key after a restart).
     "CREATE INDEX games_sente_seat ON games(sente_seat, created_ms);",
+    // 3: a player may be a bot (lishogi's BOT title: a program playing through the Bot API).
+    "ALTER TABLE players ADD COLUMN bot INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// The schema version this build writes.

@@ -165,9 +165,21 @@ fn names_are_kept_as_typed_never_as_sql() {
             volatility: 0.06,
         },
         games: 0,
+        bot: false,
     };
     store.create_player(&player, key.hash(), 1).unwrap();
-    assert_eq!(store.player_by_key(key.hash()).unwrap(), Some(player));
+    assert_eq!(
+        store.player_by_key(key.hash()).unwrap(),
+        Some(player.clone())
+    );
+    // A player becomes a bot only before any rated game.
+    let rated = StoredRating {
+        rating: 1600.0,
+        ..player.rating
+    };
+    store.set_rating("p1", rated).unwrap();
+    assert!(!store.make_bot("p1").unwrap());
+    assert!(!store.player("p1").unwrap().unwrap().bot);
     let mut long = new_game("h");
     long.seats[0].name = "x".repeat(MAX_NAME_CHARS + 1);
     assert!(matches!(
@@ -191,6 +203,7 @@ fn a_players_games_are_listed_newest_first_with_their_results() {
         name: "alice".into(),
         rating,
         games: 0,
+        bot: false,
     };
     store.create_player(&player, key.hash(), 1).unwrap();
     for (n, id) in ["a", "b", "c"].iter().enumerate() {

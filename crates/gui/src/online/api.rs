@@ -50,6 +50,7 @@ pub(super) async fn new_player(
             volatility: GAME_START.volatility,
         },
         games: 0,
+        bot: false,
     };
     let (hash, record) = (key.hash(), player.clone());
     let created = online
@@ -129,6 +130,7 @@ pub(super) fn player_json(player: &PlayerRecord) -> serde_json::Value {
         "games": player.games,
         // lishogi's names for the same, which its clients read.
         "username": player.name,
+        "title": player.bot.then_some("BOT"),
         "perfs": {"minishogi": {
             "games": player.games,
             "rating": r.rating.round(),
@@ -136,6 +138,26 @@ pub(super) fn player_json(player: &PlayerRecord) -> serde_json::Value {
             "prov": provisional,
         }},
     })
+}
+
+/// `POST /api/bot/account/upgrade`: the bearer declares itself a program (lishogi's BOT
+/// title, which Lishogi-Bot asks for before it plays); only a player with no rated game.
+pub(super) async fn upgrade_to_bot(
+    State(online): State<Arc<Online>>,
+    Bearer(player): Bearer,
+) -> Response {
+    let id = player.id.clone();
+    match online.rooms.store().run(move |s| s.make_bot(&id)).await {
+        Ok(Ok(true)) => Json(serde_json::json!({"ok": true})).into_response(),
+        Ok(Ok(false)) => error(
+            StatusCode::BAD_REQUEST,
+            "a player who has played rated games cannot become a bot",
+        ),
+        _ => error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the server cannot change players now",
+        ),
+    }
 }
 
 /// `GET /api/user/{id}`: a player's public page: name, rating, rated games.

@@ -183,6 +183,7 @@ pub fn routes(online: Arc<Online>) -> Router {
         .route("/api/account", get(api::account))
         .route("/api/games/user/{id}", get(api::games_of))
         .route("/api/user/{id}", get(api::user))
+        .route("/api/bot/account/upgrade", post(api::upgrade_to_bot))
         .route("/online/rooms", post(api::create_room))
         .route("/online/rooms/{id}/join", post(api::join_room))
         .route("/online/lobby", get(api::lobby))
