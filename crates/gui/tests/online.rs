@@ -1206,6 +1206,18 @@ async fn a_challenge_is_told_on_the_event_stream_and_accepted_or_declined() {
         lobby["waiting"].as_array().unwrap().is_empty(),
         "a challenge in the lobby: {lobby}"
     );
+    // A stream opened later (a bot starting after the challenge was made) begins with it.
+    let (tx, late_events) = std::sync::mpsc::channel();
+    read_stream(address, "/api/stream/event".into(), bob.clone(), tx);
+    let waiting = next_of(&late_events);
+    assert_eq!(waiting["type"], "challenge", "{waiting}");
+    assert_eq!(waiting["challenge"]["id"], id.as_str());
+    assert_eq!(waiting["challenge"]["challenger"]["name"], "alice");
+    assert_eq!(
+        waiting["challenge"]["timeControl"],
+        told["challenge"]["timeControl"]
+    );
+    assert_eq!(waiting["challenge"]["color"], "sente");
     let (status, _) = post_form(address, &format!("/api/challenge/{id}/accept"), &carol, &[]).await;
     assert_eq!(status, 400, "someone else took the challenged seat");
     let (status, _) = post_form(address, &format!("/api/challenge/{id}/accept"), &bob, &[]).await;

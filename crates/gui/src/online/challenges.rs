@@ -101,24 +101,41 @@ pub(super) async fn challenge(
         Ok(made) => made,
         Err(e) => return error(StatusCode::BAD_REQUEST, e),
     };
-    let who = |p: &PlayerRecord| serde_json::json!({"id": p.id, "name": p.name, "rating": p.rating.rating.round()});
-    let challenge = serde_json::json!({
+    let who = |p: &PlayerRecord| who(&p.id, &p.name, p.rating.rating.round());
+    let challenge = challenge_json(&id, who(&challenger), who(&dest), rated, clock, side);
+    online.rooms.tell(
+        &dest.id,
+        serde_json::json!({"type": "challenge", "challenge": challenge}),
+    );
+    Json(serde_json::json!({ "challenge": challenge })).into_response()
+}
+
+/// A player as a challenge names them.
+fn who(id: &str, name: &str, rating: f64) -> serde_json::Value {
+    serde_json::json!({"id": id, "name": name, "rating": rating})
+}
+
+/// A challenge as lishogi's event stream tells it (`side`: the challenger's).
+fn challenge_json(
+    id: &str,
+    challenger: serde_json::Value,
+    dest: serde_json::Value,
+    rated: bool,
+    clock: protocol::OnlineClock,
+    side: gogo_rules::Color,
+) -> serde_json::Value {
+    serde_json::json!({
         "id": id,
         "status": "created",
-        "challenger": who(&challenger),
-        "destUser": who(&dest),
+        "challenger": challenger,
+        "destUser": dest,
         "variant": {"key": "minishogi", "name": "Minishogi"},
         "rated": rated,
         "speed": bots::speed(clock),
         "perf": {"name": "Minishogi"},
         "timeControl": time_control(clock),
         "color": Side::from(side),
-    });
-    online.rooms.tell(
-        &dest.id,
-        serde_json::json!({"type": "challenge", "challenge": challenge}),
-    );
-    Json(serde_json::json!({ "challenge": challenge })).into_response()
+    })
 }
 
 /// A clock as lishogi's challenges tell it: seconds.
@@ -174,13 +191,41 @@ pub(super) async fn events(State(online): State<Arc<Online>>, Bearer(player): Be
     // Listening before the games are listed: a game that starts meanwhile is told twice
     // at worst, never missed.
     let mut heard = online.rooms.listen();
-    let ongoing = online.rooms.playing(&player.id);
+    // What is already waiting, as lishogi's stream starts: the games being played, then
+    // the challenges not yet answered (a bot that connects after a challenge was made
+    // still hears of it).
+    let mut first: Vec<serde_json::Value> = online
+        .rooms
+        .playing(&player.id)
+        .into_iter()
+        .map(|(id, _)| serde_json::json!({"type": "gameStart", "game": {"id": id, "gameId": id}}))
+        .collect();
+    let me = who(&player.id, &player.name, player.rating.rating.round());
+    for (id, listing) in online.rooms.challenges_for(&player.id) {
+        let Some(side) = [gogo_rules::Color::Sente, gogo_rules::Color::Gote]
+            .into_iter()
+            .find(|c| listing.players[c.index()].is_some())
+        else {
+            continue;
+        };
+        let host = listing.players[side.index()].clone().unwrap_or_default();
+        let challenger = who(&host, &listing.host, f64::from(listing.rating));
+        let settings = &listing.settings;
+        let challenge = challenge_json(
+            &id,
+            challenger,
+            me.clone(),
+            settings.rated,
+            settings.clock,
+            side,
+        );
+        first.push(serde_json::json!({"type": "challenge", "challenge": challenge}));
+    }
     let (lines, body) = mpsc::channel::<Result<Bytes, std::convert::Infallible>>(64);
     tokio::spawn(async move {
-        for (id, _) in ongoing {
-            let start = serde_json::json!({"type": "gameStart", "game": {"id": id, "gameId": id}});
+        for event in first {
             if lines
-                .send(Ok(Bytes::from(format!("{start}\n"))))
+                .send(Ok(Bytes::from(format!("{event}\n"))))
                 .await
                 .is_err()
             {

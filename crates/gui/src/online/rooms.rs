@@ -135,6 +135,20 @@ impl Rooms {
         games.into_iter().map(|(_, id, side)| (id, side)).collect()
     }
 
+    /// The challenges waiting for `player`'s answer: each room's id and listing, oldest
+    /// first.
+    pub fn challenges_for(&self, player: &str) -> Vec<(String, Listing)> {
+        let entries = self.entries.lock().expect("rooms lock");
+        let mut waiting: Vec<(u64, String, Listing)> = entries
+            .iter()
+            .filter(|(_, e)| !e.listing.playing)
+            .filter(|(_, e)| e.listing.settings.opponent.as_deref() == Some(player))
+            .map(|(id, e)| (e.serial, id.clone(), e.listing.clone()))
+            .collect();
+        waiting.sort_by_key(|(serial, _, _)| *serial);
+        waiting.into_iter().map(|(_, id, l)| (id, l)).collect()
+    }
+
     /// Tells `player`'s event streams `event` (none listening: nothing happens).
     pub fn tell(&self, player: &str, event: serde_json::Value) {
         let _ = self.events.send((player.to_string(), event));
