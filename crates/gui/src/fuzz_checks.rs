@@ -132,7 +132,7 @@ pub fn check_engine_messages(data: &[u8]) {
 
 /// Lines of an online page and its API, each read as every message and body online play
 /// takes: room settings (checked into rules or refused), a name (kept or refused), a seat
-/// secret, a puzzle move (judged), and a room request, played by the referee for the side the line's number gives,
+/// secret, a puzzle move (judged), a line of chat, and a room request, played by the referee for the side the line's number gives,
 /// a second later each. Whatever is refused changes nothing; every event is numbered one
 /// more than the last; a move sent again is played once.
 pub fn check_room_messages(data: &[u8]) {
@@ -204,6 +204,13 @@ pub fn check_room_messages(data: &[u8]) {
         let Ok(request) = serde_json::from_str::<RoomRequest>(line) else {
             continue;
         };
+        if let RoomRequest::Chat { text } = &request {
+            if let Ok(kept) = crate::online::protocol::check_chat(text) {
+                assert!(!kept.is_empty() && kept.trim() == kept);
+                assert!(kept.chars().count() <= crate::online::protocol::MAX_CHAT_CHARS);
+                assert!(!kept.chars().any(char::is_control));
+            }
+        }
         let Some(action) = request.action() else {
             continue;
         };

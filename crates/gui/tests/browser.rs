@@ -1937,6 +1937,22 @@ fn two_people_play_online_in_two_browsers() {
     );
     // Bob resigns: everyone sees the end; both ratings moved; it is in Alice's games.
     bob.script("window.confirm = () => true;");
+    // A line of chat from Bob, shown to Alice and the spectator as the text he typed.
+    bob.script(
+        "document.getElementById('chat-text').value = '<b>gg</b> soon'; \
+         document.getElementById('chat-form').requestSubmit();",
+    );
+    for b in [&alice, &carol] {
+        b.wait(
+            "return document.getElementById('chat-lines').textContent === 'bob: <b>gg</b> soon';",
+            "bob's chat",
+        );
+    }
+    assert_eq!(
+        carol.script("return document.getElementById('chat-form').hidden;"),
+        true,
+        "a spectator has no chat box"
+    );
     bob.click("#resign");
     for b in [&alice, &bob, &carol] {
         b.wait(

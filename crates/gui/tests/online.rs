@@ -1107,6 +1107,26 @@ async fn scripts_play_a_game_through_the_board_api() {
         assert_eq!(state["moves"], OPENING[..=ply].join(" "));
         assert_eq!(state["status"], "started");
     }
+    // Chat, as Lishogi-Bot greets (form fields), reaches the other's stream as lishogi's
+    // chatLine, the text as typed; too long a line is refused.
+    const TYPED: &str = "<img src=x onerror=alert(1)> good luck";
+    let path = format!("/api/bot/game/{}/chat", t.game);
+    let form = &[("room", "player"), ("text", TYPED)];
+    let (status, body) = post_form(address, &path, &t.keys[0], form).await;
+    assert_eq!(status, 200, "{body}");
+    let line = next_line();
+    assert_eq!(
+        line,
+        json!({"type": "chatLine", "room": "player", "username": "alice", "text": TYPED})
+    );
+    const LONG: &str = concat!(
+        "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+    );
+    assert_eq!(LONG.len(), 141);
+    let form = &[("room", "player"), ("text", LONG)];
+    let (status, _) = post_form(address, &path, &t.keys[0], form).await;
+    assert_eq!(status, 400);
     let (status, _) = call(
         address,
         "POST",

@@ -188,6 +188,8 @@ impl Mirror {
                 room.sfen = sfen;
                 Some(self.state())
             }
+            RoomUpdate::Chat { name, text, .. } => Some(serde_json::json!({
+                "type": "chatLine", "room": "player", "username": name, "text": text})),
             RoomUpdate::Presence { .. }
             | RoomUpdate::Refused { .. }
             | RoomUpdate::RematchOffered { .. }
@@ -282,6 +284,23 @@ pub(super) async fn resign(
     Path(id): Path<String>,
 ) -> Response {
     act(&online, player, &id, RoomRequest::Resign).await
+}
+
+/// `POST .../game/{id}/chat` (form fields `room` and `text`, as lishogi takes them): a line
+/// to the game's chat, which its players and spectators see.
+pub(super) async fn chat(
+    State(online): State<Arc<Online>>,
+    Bearer(player): Bearer,
+    Path(id): Path<String>,
+    form: Result<
+        axum::extract::Form<std::collections::HashMap<String, String>>,
+        axum::extract::rejection::FormRejection,
+    >,
+) -> Response {
+    let Some(text) = form.ok().and_then(|f| f.0.get("text").cloned()) else {
+        return error(StatusCode::BAD_REQUEST, "text: the line of chat");
+    };
+    act(&online, player, &id, RoomRequest::Chat { text }).await
 }
 
 /// `POST .../game/{id}/abort`.

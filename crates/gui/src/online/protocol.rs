@@ -279,6 +279,31 @@ pub enum RoomRequest {
     /// After the game: ask for another with the same settings (colours swapped if the room
     /// alternates), or accept the opponent's request.
     Rematch,
+    /// A line of chat to the game's players and spectators (at most [`MAX_CHAT_CHARS`]
+    /// characters; not kept).
+    Chat {
+        /// What the player typed.
+        text: String,
+    },
+}
+
+/// The longest line of chat, in characters (lishogi's limit).
+pub const MAX_CHAT_CHARS: usize = 140;
+
+/// A line of chat as it is passed on: trimmed, control characters refused, at most
+/// [`MAX_CHAT_CHARS`] characters; an error in words otherwise.
+pub fn check_chat(text: &str) -> Result<String, &'static str> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err("an empty line of chat");
+    }
+    if text.chars().count() > MAX_CHAT_CHARS {
+        return Err("a line of chat is at most 140 characters");
+    }
+    if text.chars().any(char::is_control) {
+        return Err("a line of chat is one line of text");
+    }
+    Ok(text.to_string())
 }
 
 impl RoomRequest {
@@ -298,7 +323,8 @@ impl RoomRequest {
             RoomRequest::Cancel
             | RoomRequest::Rematch
             | RoomRequest::ClaimVictory
-            | RoomRequest::ClaimDraw => return None,
+            | RoomRequest::ClaimDraw
+            | RoomRequest::Chat { .. } => return None,
         })
     }
 }
@@ -485,6 +511,15 @@ pub enum RoomUpdate {
         game: String,
         /// This page's seat secret in it.
         seat: Option<String>,
+    },
+    /// A player's line of chat (shown as text).
+    Chat {
+        /// Whose.
+        by: Side,
+        /// Their name.
+        name: String,
+        /// The line.
+        text: String,
     },
     /// A request was refused; nothing changed.
     Refused {

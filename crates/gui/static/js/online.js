@@ -62,6 +62,12 @@ async function start() {
     } catch (err) { $("name-error").textContent = err.message; }
   };
   $("room-form").onsubmit = createRoom;
+  $("chat-form").onsubmit = (e) => {
+    e.preventDefault();
+    const text = $("chat-text").value.trim();
+    if (text) send({ type: "chat", text });
+    $("chat-text").value = "";
+  };
   $("puzzle-hint").onclick = puzzleHint;
   $("puzzle-solution").onclick = puzzleSolution;
   $("puzzle-next").onclick = () => { if (location.hash === "#puzzle") openPuzzle(""); else location.hash = "puzzle"; };
@@ -311,6 +317,7 @@ function openGame(game) {
   unwatchLobby();
   if (online.game !== game) {
     closeSocket();
+    $("chat-lines").replaceChildren();
     online.game = game;
     online.room = null;
     online.epoch = online.event = null;
@@ -348,6 +355,7 @@ function connect() {
     else if (update.type === "presence") onPresence(update);
     else if (update.type === "rematch_offered" && online.room) { online.room.rematch_offer = update.by; render(); }
     else if (update.type === "rematch") onRematch(update);
+    else if (update.type === "chat") onChat(update);
     else if (update.type === "refused") $("message").textContent = update.message;
   };
 }
@@ -397,6 +405,17 @@ function onEvent(update) {
   online.receivedAt = performance.now();
   online.selected = null;
   render();
+}
+
+// A line of chat, shown as text.
+function onChat(update) {
+  const li = document.createElement("li");
+  const who = document.createElement("span");
+  who.className = "who";
+  who.textContent = `${update.name}: `;
+  li.append(who, document.createTextNode(update.text));
+  $("chat-lines").append(li);
+  li.scrollIntoView({ block: "nearest" });
 }
 
 // The rematch is made: this page's seat in it is kept, and the page follows it.
@@ -540,6 +559,7 @@ function render() {
   $("invite-link").value = `${location.origin}/online#game=${room.id}`;
   $("join").hidden = !(room.status === "waiting" && !seated);
   $("actions").hidden = !(seated && room.status === "playing");
+  $("chat-form").hidden = !seated;
   $("abort").hidden = room.moves.length >= 2;
   const other = you === "sente" ? "gote" : "sente";
   const offer = room.draw_offer === other ? "Your opponent offers a draw." : room.takeback_offer === other ? "Your opponent asks to take back a move." : null;

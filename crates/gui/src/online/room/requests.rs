@@ -72,6 +72,18 @@ impl Room {
                 None => self.rematch(side).await,
             };
         }
+        if let RoomRequest::Chat { text } = &request {
+            let text = check_chat(text)?;
+            let name = self.seats[side.index()]
+                .as_ref()
+                .map_or_else(String::new, |s| s.player.name.clone());
+            self.broadcast(|_| RoomUpdate::Chat {
+                by: side.into(),
+                name: name.clone(),
+                text: text.clone(),
+            });
+            return Ok(());
+        }
         if matches!(request, RoomRequest::ClaimVictory | RoomRequest::ClaimDraw) {
             return self.claim(side, request == RoomRequest::ClaimDraw).await;
         }
