@@ -1963,6 +1963,22 @@ fn two_people_play_online_in_two_browsers() {
     assert_eq!(alice.script("return window.gogoOnline.room.result;"), "1-0");
     alice.wait("return window.gogoOnline.room.seats[0].rating > 1500 && window.gogoOnline.room.seats[1].rating < 1500;", "the ratings");
     alice.wait("return !document.getElementById('record').hidden && document.getElementById('kif').value.includes('投了');", "the record");
+    // Review: the start, one move on, and back to the end.
+    alice.click("#review-first");
+    alice.wait(
+        "return window.gogoOnline.reviewPly === 0 && document.querySelector(\"#board .cell[data-square='1e']\").textContent === '飛';",
+        "the start in review",
+    );
+    alice.click("#review-next");
+    alice.wait(
+        "return document.getElementById('review-ply').textContent.startsWith('1 / ') && document.querySelector('#moves li.reviewed') !== null;",
+        "the first move in review",
+    );
+    alice.click("#review-last");
+    alice.wait(
+        "return window.gogoOnline.reviewPly === window.gogoOnline.room.moves.length;",
+        "the end in review",
+    );
     // A rematch, colours swapped: both follow it to their new seats.
     bob.click("#rematch");
     alice.wait(

@@ -271,6 +271,11 @@ async fn two_players_play_a_rated_game_and_a_spectator_sees_every_move() {
     .await;
     assert_eq!(record["result"], "1-0");
     assert_eq!(record["moves"], json!(OPENING));
+    // Every position for the review: the start, then one after each move.
+    let positions = record["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), OPENING.len() + 1);
+    assert_eq!(positions[0], record["start"]);
+    assert_eq!(positions[OPENING.len()], record["sfen"]);
     let kif = record["kif"].as_str().unwrap();
     assert!(kif.contains("先手：alice") && kif.contains("投了"), "{kif}");
     assert!(record["csa"].as_str().unwrap().contains("%TORYO"));

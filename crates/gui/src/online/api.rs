@@ -270,6 +270,8 @@ pub(super) async fn game_record(
         "players": [game.seats[0].player.clone(), game.seats[1].player.clone()],
         "start": record.start().to_sfen(),
         "sfen": record.position().to_sfen(),
+        // Every position, the start first: the page steps through them in review.
+        "positions": record.positions().iter().map(|p| p.to_sfen()).collect::<Vec<_>>(),
         "moves": record.moves().iter().map(ToString::to_string).collect::<Vec<_>>(),
         "result": ending.as_ref().map(|e| e.result()),
         "reason": game.result.as_ref().map(|r| r.reason.clone()),

@@ -20,6 +20,8 @@ const CLOCKS = [
 const online = window.gogoOnline = {
   player: null, game: null, room: null, socket: null, epoch: null, event: null,
   selected: null, receivedAt: 0, messages: 0,
+  // A finished game's positions (from its record) and the one shown in review.
+  positions: null, reviewPly: null,
 };
 
 function load(key, fallback) {
@@ -62,6 +64,15 @@ async function start() {
     } catch (err) { $("name-error").textContent = err.message; }
   };
   $("room-form").onsubmit = createRoom;
+  $("review-first").onclick = () => reviewAt(0);
+  $("review-prev").onclick = () => reviewAt(online.reviewPly - 1);
+  $("review-next").onclick = () => reviewAt(online.reviewPly + 1);
+  $("review-last").onclick = () => reviewAt(Infinity);
+  document.addEventListener("keydown", (e) => {
+    if (!online.positions || $("game-panel").hidden || e.target.tagName === "INPUT") return;
+    if (e.key === "ArrowLeft") reviewAt(online.reviewPly - 1);
+    else if (e.key === "ArrowRight") reviewAt(online.reviewPly + 1);
+  });
   $("chat-form").onsubmit = (e) => {
     e.preventDefault();
     const text = $("chat-text").value.trim();
@@ -318,6 +329,8 @@ function openGame(game) {
   if (online.game !== game) {
     closeSocket();
     $("chat-lines").replaceChildren();
+    online.positions = null;
+    online.reviewPly = null;
     online.game = game;
     online.room = null;
     online.epoch = online.event = null;
@@ -523,10 +536,13 @@ function render() {
   const you = room.you;
   const bottom = you === "gote" ? 1 : 0;
   const myTurn = room.status === "playing" && you && (room.moves.length % 2 === 0 ? "sente" : "gote") === you;
+  // A finished game may be stepped through: the position after `reviewPly` moves.
+  const reviewing = room.status === "over" && online.positions && online.reviewPly !== null;
+  const ply = reviewing ? online.reviewPly : room.moves.length;
   drawBoard(
     { board: "board", top: "hand-top", bottom: "hand-bottom" },
-    { sfen: room.sfen, legal: room.legal, you, myTurn, showLegal: room.settings.show_legal,
-      last: room.moves.length ? room.moves[room.moves.length - 1] : null },
+    { sfen: reviewing ? online.positions[ply] : room.sfen, legal: room.legal, you, myTurn, showLegal: room.settings.show_legal,
+      last: ply ? room.moves[ply - 1] : null },
     (usi) => send({ type: "move", ply: room.moves.length, usi }),
     render,
   );
@@ -570,7 +586,19 @@ function render() {
   $("after").hidden = !(over && seated && room.seats[0] && room.seats[1] && !room.next_game);
   $("rematch-text").textContent = room.rematch_offer === other ? "Your opponent wants a rematch." : room.rematch_offer === you ? "Rematch asked." : "";
   const moves = $("moves");
-  moves.replaceChildren(...room.moves.map((m) => { const li = document.createElement("li"); li.textContent = m; return li; }));
+  const review = over && !!online.positions;
+  moves.classList.toggle("reviewing", review);
+  moves.replaceChildren(...room.moves.map((m, i) => {
+    const li = document.createElement("li");
+    li.textContent = m;
+    if (review) {
+      li.onclick = () => reviewAt(i + 1);
+      if (i + 1 === ply) li.classList.add("reviewed");
+    }
+    return li;
+  }));
+  $("review").hidden = !review;
+  if (review) $("review-ply").textContent = `${ply} / ${room.moves.length}`;
   if (over) showRecord();
   tick();
 }
@@ -628,6 +656,14 @@ function tick() {
   }
 }
 
+// Review: the finished game's position after `ply` moves (clamped to the game).
+function reviewAt(ply) {
+  const room = online.room;
+  if (!room || !online.positions) return;
+  online.reviewPly = Math.max(0, Math.min(room.moves.length, ply));
+  render();
+}
+
 async function showRecord() {
   if (!online.game || !$("record").hidden) return;
   try {
@@ -642,6 +678,8 @@ async function showRecord() {
         result: record.result, reason: record.reason,
       };
     }
+    online.positions = record.positions;
+    if (online.reviewPly === null || online.reviewPly === undefined) online.reviewPly = record.moves.length;
     $("kif").value = record.kif;
     $("kif-link").href = URL.createObjectURL(new Blob([record.kif], { type: "text/plain;charset=utf-8" }));
     $("kif-link").download = `${record.id}.kif`;
