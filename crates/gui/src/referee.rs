@@ -733,6 +733,62 @@ mod tests {
         assert_eq!(r.ending().unwrap().winner(), None);
     }
 
+    /// Mate, a fourfold repetition and the move limit end the game on the server, each
+    /// with its winner and reason, and nothing is played after.
+    #[test]
+    fn mate_repetition_and_the_move_limit_are_judged_here() {
+        let setup = Setup {
+            clock: None,
+            first_move_limit: None,
+        };
+        let t0 = Instant::now();
+        // Mate: a gold dropped on 1b, held by the pawn.
+        let mate = gogo_rules::Position::from_sfen("4k/5/4P/5/K4 b G 1").unwrap();
+        let mut r = Referee::new(
+            Game::from_position(RuleSet::standard(), mate),
+            &setup,
+            None,
+            1,
+            t0,
+        );
+        let events = r.act(Sente, mv(0, "G*1b"), ms(0), t0).unwrap();
+        let ending = r.ending().unwrap().clone();
+        assert_eq!(ending.winner(), Some(Sente), "{ending:?}");
+        assert_eq!(ending.reason(), "checkmate");
+        assert!(matches!(events.last().unwrap().kind, EventKind::Ended(_)));
+        assert_eq!(
+            r.act(Gote, Action::Resign, ms(0), t0),
+            Err(Refusal::GameOver)
+        );
+        // Repetition: both rooks shuttle; the fourth occurrence loses for Sente.
+        let (mut r, t0) = referee(None, None);
+        let cycle = ["1e1d", "5a5b", "1d1e", "5b5a"];
+        for ply in 0..12 {
+            r.act([Sente, Gote][ply % 2], mv(ply, cycle[ply % 4]), ms(0), t0)
+                .unwrap();
+        }
+        let ending = r.ending().expect("the fourth occurrence ends the game");
+        assert_eq!(ending.winner(), Some(Gote));
+        assert!(
+            ending.reason().contains("Sente loses"),
+            "{}",
+            ending.reason()
+        );
+        // The move limit: a draw at the limit.
+        let limited = RuleSet::standard().with_max_plies(Some(4));
+        let mut r = Referee::new(Game::new(limited), &setup, None, 1, t0);
+        for (ply, usi) in OPENING.iter().enumerate() {
+            assert!(r.ending().is_none());
+            r.act([Sente, Gote][ply % 2], mv(ply, usi), ms(0), t0)
+                .unwrap();
+        }
+        let ending = r.ending().expect("the limit ends the game");
+        assert!(
+            ending.has_result() && ending.winner().is_none(),
+            "{ending:?}"
+        );
+    }
+
     #[test]
     fn a_takeback_needs_the_other_side_and_restores_the_clocks() {
         let (mut r, t0) = referee(fischer(60_000, 0), None);
