@@ -13,6 +13,12 @@ fn main() {
     if std::path::Path::new(CHROMIUM).exists() && std::path::Path::new(CHROMEDRIVER).exists() {
         println!("cargo::rustc-cfg=has_browser");
     }
+    // tests/online.rs runs the server on PostgreSQL too when GOGO_TEST_POSTGRES names one.
+    println!("cargo::rustc-check-cfg=cfg(has_postgres)");
+    println!("cargo::rerun-if-env-changed=GOGO_TEST_POSTGRES");
+    if std::env::var_os("GOGO_TEST_POSTGRES").is_some_and(|v| !v.is_empty()) {
+        println!("cargo::rustc-cfg=has_postgres");
+    }
     // tests/nginx.rs runs the documented nginx configuration under Debian's nginx.
     println!("cargo::rustc-check-cfg=cfg(has_nginx)");
     println!("cargo::rerun-if-changed=/usr/sbin");

@@ -58,7 +58,8 @@ struct Cli {
     #[arg(long)]
     trust_proxy: Option<IpAddr>,
     /// The database of the games played here, and online of the players (SQLite; created on
-    /// first start, readable by its owner only). Default: $XDG_DATA_HOME/gogo/games.db (or
+    /// first start, readable by its owner only), or PostgreSQL (`postgres://user@host/db`,
+    /// migrated on start). Default: $XDG_DATA_HOME/gogo/games.db (or
     /// ~/.local/share/gogo/games.db).
     #[arg(long)]
     db: Option<PathBuf>,
@@ -161,7 +162,10 @@ fn main() -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
-        eprintln!("gogo-gui: games kept in {}", db.display());
+        eprintln!(
+            "gogo-gui: games kept in {}",
+            gogo_store::shown_location(&db)
+        );
         let online = match cli.online {
             false => None,
             true => {

@@ -42,17 +42,35 @@ impl std::fmt::Display for StoreFailed {
 }
 
 impl StoreHandle {
-    /// Opens the database at `path` (`None`: in memory) on a new thread.
+    /// Opens the database at `path` (a SQLite file, or a `postgres://` URL; `None`: SQLite
+    /// in memory) on a new thread.
     pub fn open(path: Option<&Path>) -> Result<StoreHandle, StoreError> {
-        let store = match path {
-            Some(path) => Store::open(path)?,
-            None => Store::in_memory()?,
-        };
+        let path = path.map(Path::to_path_buf);
         let (jobs, queue) = std::sync::mpsc::channel::<Job>();
+        let (opened, outcome) = std::sync::mpsc::channel();
+        // Opened on its own thread too: PostgreSQL's client blocks on a runtime of its own,
+        // which cannot start inside the server's.
         std::thread::Builder::new()
             .name("gogo-store".into())
-            .spawn(move || write(store, queue))
+            .spawn(move || {
+                let store = match &path {
+                    Some(path) => Store::open_location(path),
+                    None => Store::in_memory(),
+                };
+                match store {
+                    Ok(store) => {
+                        let _ = opened.send(Ok(()));
+                        write(store, queue);
+                    }
+                    Err(e) => {
+                        let _ = opened.send(Err(e));
+                    }
+                }
+            })
             .map_err(|e| StoreError::File(Default::default(), format!("no thread: {e}")))?;
+        outcome.recv().map_err(|_| {
+            StoreError::File(Default::default(), "the store's thread ended".into())
+        })??;
         Ok(StoreHandle { jobs })
     }
 

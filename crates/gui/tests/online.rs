@@ -528,10 +528,46 @@ async fn a_server_killed_mid_game_takes_it_up_again_with_every_acknowledged_move
     let dir = std::env::temp_dir().join(format!("gogo-online-kill-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("games.db");
+    killed_mid_game(&dir.join("games.db")).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 57: the same on PostgreSQL (`--db postgres://...`), in a schema of the test's own.
+#[cfg_attr(
+    not(has_postgres),
+    ignore = "no PostgreSQL: set GOGO_TEST_POSTGRES to a database URL (.ci/run does)"
+)]
+#[tokio::test(flavor = "multi_thread")]
+async fn on_postgresql_a_server_killed_mid_game_takes_it_up_again() {
+    let url = std::env::var("GOGO_TEST_POSTGRES").expect("GOGO_TEST_POSTGRES");
+    let schema = format!("gui{}_killed", std::process::id());
+    // The schema, made and migrated as the server would; the server then works in it.
+    let (at, name) = (url.clone(), schema.clone());
+    tokio::task::spawn_blocking(move || {
+        drop(gogo_store::PostgresStore::connect(&at, Some(&name)).unwrap());
+    })
+    .await
+    .unwrap();
+    let separator = if url.contains('?') { '&' } else { '?' };
+    let db = format!("{url}{separator}options=-csearch_path%3D{schema}");
+    killed_mid_game(std::path::Path::new(&db)).await;
+    tokio::task::spawn_blocking(move || {
+        let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+        client
+            .batch_execute(&format!("DROP SCHEMA {schema} CASCADE"))
+            .unwrap();
+    })
+    .await
+    .unwrap();
+}
+
+/// A game between two sockets on `gogo-gui --online --db DB`, the server killed with
+/// SIGKILL after three acknowledged moves and started again: both seats come back to the
+/// game as stored and it goes on to its end.
+async fn killed_mid_game(db: &std::path::Path) {
     let port = free_port();
     let address: SocketAddr = ([127, 0, 0, 1], port).into();
-    let mut server = start_binary(&db, port).await;
+    let mut server = start_binary(db, port).await;
     let t = table(
         address,
         json!({"color": "sente", "rated": true,
@@ -554,7 +590,7 @@ async fn a_server_killed_mid_game_takes_it_up_again_with_every_acknowledged_move
     server.kill().unwrap();
     server.wait().unwrap();
     drop((s, g));
-    let mut server = start_binary(&db, port).await;
+    let mut server = start_binary(db, port).await;
     let back = |seat: &str| {
         format!(
             "ws://{address}/online/ws?game={}&seat={seat}&epoch={}&after={}",
@@ -594,7 +630,6 @@ async fn a_server_killed_mid_game_takes_it_up_again_with_every_acknowledged_move
     );
     server.kill().unwrap();
     server.wait().unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Issue 55, item 8: pages from another site are refused; an address is held to its

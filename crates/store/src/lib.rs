@@ -1,12 +1,15 @@
 //! # gogo-store
 //!
-//! Where the online server keeps its games and players: SQLite, compiled in, in one file
-//! that is created and migrated ([`schema`]) on first start. Every write is a transaction
-//! committed to the write-ahead log with `synchronous = FULL` before the call returns, so
-//! what the server acknowledges after a call is on disk: a `kill -9` (or a power cut) loses
-//! none of it. Under load the server groups writes into a batch ([`Store::begin_batch`]):
-//! one commit, one sync for all of them, and none acknowledged before it. Every statement
-//! binds its values; no text a person typed is ever part of SQL.
+//! Where the online server keeps its games and players, behind one interface ([`Store`])
+//! with two databases: SQLite, compiled in, in one file that is created and migrated
+//! ([`schema`]) on first start (the default: nothing to install); and PostgreSQL
+//! (`postgres://...`), which several server processes can share. Every write is a
+//! transaction committed before the call returns (SQLite: to the write-ahead log with
+//! `synchronous = FULL`; PostgreSQL: its own WAL, `synchronous_commit` on), so what the server
+//! acknowledges after a call is on disk: a `kill -9` (or a power cut) loses none of it.
+//! Under load the server groups writes into a batch ([`Store::begin_batch`]): one commit,
+//! one sync for all of them, and none acknowledged before it. Every statement binds its
+//! values; no text a person typed is ever part of SQL.
 //!
 //! The store checks what it can without the game's logic: a move is stored for the next
 //! ply only, once; an ended game takes no more. Whether a move is legal, when a game ends and
@@ -16,15 +19,19 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod postgres;
 mod records;
 pub mod schema;
 mod secret;
+mod sqlite;
 
 pub use records::*;
 pub use secret::{public_id, Secret, SecretHash};
 
+pub use self::postgres::PostgresStore;
+pub use sqlite::SqliteStore;
+
 use gogo_rules::{Color, Game, Position, RuleSet};
-use rusqlite::{params, Connection, OptionalExtension, Row};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -40,6 +47,8 @@ pub fn now_ms() -> u64 {
 pub enum StoreError {
     /// SQLite failed (the disk is full, the file is not a database, ...).
     Sqlite(rusqlite::Error),
+    /// PostgreSQL failed (the server is gone, a constraint was broken, ...).
+    Postgres(::postgres::Error),
     /// The database path is not a regular file, or cannot be made one.
     File(PathBuf, String),
     /// The file was written by a newer gogo: it is left as it is.
@@ -89,6 +98,7 @@ impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             StoreError::Sqlite(e) => write!(f, "database: {e}"),
+            StoreError::Postgres(e) => write!(f, "PostgreSQL: {e}"),
             StoreError::File(path, why) => write!(f, "database file {}: {why}", path.display()),
             StoreError::NewerSchema { found, known } => write!(
                 f,
@@ -117,56 +127,73 @@ impl From<rusqlite::Error> for StoreError {
     }
 }
 
-/// The store: one connection, used from one thread at a time (the server gives it a
-/// writer thread of its own).
-pub struct Store {
-    db: Connection,
+impl From<::postgres::Error> for StoreError {
+    fn from(e: ::postgres::Error) -> StoreError {
+        StoreError::Postgres(e)
+    }
+}
+
+/// The store: one connection to one of the two databases, used from one thread at a time
+/// (the server gives it a writer thread of its own). Each method means the same on both;
+/// `crates/store/tests` runs every test against both.
+pub enum Store {
+    /// SQLite, in a file (or in memory).
+    Sqlite(SqliteStore),
+    /// PostgreSQL.
+    Postgres(Box<PostgresStore>),
+}
+
+/// Calls the same method on whichever database the store is.
+macro_rules! on_either {
+    ($store:expr, $s:ident => $call:expr) => {
+        match $store {
+            Store::Sqlite($s) => $call,
+            Store::Postgres($s) => $call,
+        }
+    };
 }
 
 impl Store {
-    /// Opens the database at `path`, creating it (readable by its owner only) and migrating
-    /// it as needed. A path that is not a regular file is refused.
+    /// Opens the SQLite database at `path`, creating it (readable by its owner only) and
+    /// migrating it as needed. A path that is not a regular file is refused.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
-        prepare_file(path)?;
-        let db = Connection::open(path)?;
-        Store::with_connection(db)
+        SqliteStore::open(path).map(Store::Sqlite)
     }
 
-    /// A database in memory, for tests.
+    /// A SQLite database in memory, for tests.
     pub fn in_memory() -> Result<Store, StoreError> {
-        Store::with_connection(Connection::open_in_memory()?)
+        SqliteStore::in_memory().map(Store::Sqlite)
     }
 
-    fn with_connection(mut db: Connection) -> Result<Store, StoreError> {
-        // WAL: readers do not block the writer; FULL: each commit is synced before it
-        // returns, so an acknowledged move survives a crash of the machine, not only of
-        // the process.
-        db.pragma_update(None, "journal_mode", "WAL")?;
-        db.pragma_update(None, "synchronous", "FULL")?;
-        db.pragma_update(None, "foreign_keys", "ON")?;
-        db.busy_timeout(std::time::Duration::from_secs(5))?;
-        schema::migrate(&mut db)?;
-        Ok(Store { db })
+    /// Connects to PostgreSQL at `url` (`postgres://user@host/db`, or
+    /// `postgresql:///db?host=/var/run/postgresql` for its socket) and migrates its schema.
+    pub fn connect(url: &str) -> Result<Store, StoreError> {
+        PostgresStore::connect(url, None).map(|s| Store::Postgres(Box::new(s)))
+    }
+
+    /// The database `location` names: a `postgres://` or `postgresql://` URL, or else a
+    /// SQLite file's path.
+    pub fn open_location(location: &Path) -> Result<Store, StoreError> {
+        match location.to_str() {
+            Some(url) if is_postgres_url(url) => Store::connect(url),
+            _ => Store::open(location),
+        }
     }
 
     /// Starts a batch: the writes that follow are one transaction (each call still all or
     /// nothing within it), durable only once [`Store::commit_batch`] returns.
     pub fn begin_batch(&mut self) -> Result<(), StoreError> {
-        self.db.execute_batch("BEGIN IMMEDIATE")?;
-        Ok(())
+        on_either!(self, s => s.begin_batch())
     }
 
     /// Commits the batch: when this returns, every write in it is on disk.
     pub fn commit_batch(&mut self) -> Result<(), StoreError> {
-        self.db.execute_batch("COMMIT")?;
-        Ok(())
+        on_either!(self, s => s.commit_batch())
     }
 
     /// Drops the batch: none of its writes happened.
     pub fn rollback_batch(&mut self) {
-        if !self.db.is_autocommit() {
-            let _ = self.db.execute_batch("ROLLBACK");
-        }
+        on_either!(self, s => s.rollback_batch())
     }
 
     /// Keeps a new game.
@@ -175,183 +202,52 @@ impl Store {
         for seat in &game.seats {
             check_name(&seat.name)?;
         }
-        let [s, g] = &game.seats;
-        self.db.execute(
-            "INSERT INTO games (id, created_ms, rules, max_plies, start_sfen, settings,
-                sente_player, sente_name, sente_seat, gote_player, gote_name, gote_seat)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-            params![
-                game.id,
-                game.created_ms as i64,
-                game.rules.name(),
-                game.rules.max_plies,
-                game.start.to_sfen(),
-                game.settings,
-                s.player,
-                s.name,
-                s.seat.map(|h| h.0.to_vec()),
-                g.player,
-                g.name,
-                g.seat.map(|h| h.0.to_vec()),
-            ],
-        )?;
-        Ok(())
+        on_either!(self, s => s.create_game(game))
     }
 
     /// Gives a seat to a person (a player joining a room, or coming back after the CPU
     /// played for them): their id, name and seat hash.
     pub fn set_seat(&mut self, id: &str, side: Color, seat: &SeatRecord) -> Result<(), StoreError> {
         check_name(&seat.name)?;
-        let sql = match side {
-            Color::Sente => {
-                "UPDATE games SET sente_player = ?2, sente_name = ?3, sente_seat = ?4 WHERE id = ?1"
-            }
-            Color::Gote => {
-                "UPDATE games SET gote_player = ?2, gote_name = ?3, gote_seat = ?4 WHERE id = ?1"
-            }
-        };
-        let seat_hash = seat.seat.map(|h| h.0.to_vec());
-        match self
-            .db
-            .execute(sql, params![id, seat.player, seat.name, seat_hash])?
-        {
-            0 => Err(StoreError::NoSuchGame(id.to_string())),
-            _ => Ok(()),
-        }
+        on_either!(self, s => s.set_seat(id, side, seat))
     }
 
     /// Keeps the move of ply `ply` (0 for the first move): only the next ply of a game that
-    /// has not ended. When this returns, the move is on disk.
+    /// has not ended. When this returns, the move is on disk. Two writers asking for the
+    /// same ply at once: one wins, the other gets [`StoreError::PlyTaken`].
     pub fn add_move(&mut self, id: &str, ply: usize, mv: &StoredMove) -> Result<(), StoreError> {
-        let tx = self.db.savepoint()?;
-        let next = open_game_plies(&tx, id)?;
-        if ply < next {
-            return Err(StoreError::PlyTaken {
-                game: id.to_string(),
-                ply,
-            });
-        }
-        if ply > next {
-            return Err(StoreError::PlyAhead {
-                game: id.to_string(),
-                ply,
-                next,
-            });
-        }
-        // Prepared once per connection: a move is the store's most frequent write.
-        tx.prepare_cached(
-            "INSERT INTO moves (game_id, ply, usi, sente_ms, gote_ms, at_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        )?
-        .execute(params![
-            id,
-            ply as i64,
-            mv.mv.to_string(),
-            mv.clocks_ms[0] as i64,
-            mv.clocks_ms[1] as i64,
-            mv.at_ms as i64
-        ])?;
-        tx.commit()?;
-        Ok(())
+        on_either!(self, s => s.add_move(id, ply, mv))
     }
 
     /// Takes back every move from ply `from` on (a takeback both players agreed to).
     pub fn take_back(&mut self, id: &str, from: usize) -> Result<(), StoreError> {
-        let tx = self.db.savepoint()?;
-        open_game_plies(&tx, id)?;
-        tx.execute(
-            "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
-            params![id, from as i64],
-        )?;
-        tx.commit()?;
-        Ok(())
+        on_either!(self, s => s.take_back(id, from))
     }
 
     /// Ends a game, once: an ended game keeps its first ending.
     pub fn finish(&mut self, id: &str, result: &GameResult) -> Result<(), StoreError> {
         check_len("reason", &result.reason, MAX_REASON_BYTES)?;
-        let tx = self.db.savepoint()?;
-        open_game_plies(&tx, id)?;
-        tx.execute(
-            "UPDATE games SET winner = ?2, reason = ?3, ended_ms = ?4 WHERE id = ?1",
-            params![
-                id,
-                result.winner.map(records::color_word),
-                result.reason,
-                result.ended_ms as i64
-            ],
-        )?;
-        tx.commit()?;
-        Ok(())
+        on_either!(self, s => s.finish(id, result))
     }
 
     /// The game `id`, with its moves played again; `None` if there is none.
     pub fn game(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
-        let head = self
-            .db
-            .query_row(
-                "SELECT id, created_ms, rules, max_plies, start_sfen, settings,
-                    sente_player, sente_name, sente_seat, gote_player, gote_name, gote_seat,
-                    winner, reason, ended_ms
-                 FROM games WHERE id = ?1",
-                params![id],
-                GameHead::read,
-            )
-            .optional()?;
-        head.map(|head| self.complete(head)).transpose()
+        on_either!(self, s => s.game(id))
     }
 
     /// The newest game whose Sente seat is held by the secret that hashes to `seat`.
     pub fn latest_game_of_seat(&self, seat: SecretHash) -> Result<Option<StoredGame>, StoreError> {
-        let id: Option<String> = self
-            .db
-            .query_row(
-                "SELECT id FROM games WHERE sente_seat = ?1 ORDER BY created_ms DESC, rowid DESC
-                 LIMIT 1",
-                params![seat.0.to_vec()],
-                |row| row.get(0),
-            )
-            .optional()?;
-        match id {
-            Some(id) => self.game(&id),
-            None => Ok(None),
-        }
+        on_either!(self, s => s.latest_game_of_seat(seat))
     }
 
     /// Every game that has not ended (to take up again after a restart), oldest first.
     pub fn live_games(&self) -> Result<Vec<StoredGame>, StoreError> {
-        let mut statement = self.db.prepare(
-            "SELECT id, created_ms, rules, max_plies, start_sfen, settings,
-                sente_player, sente_name, sente_seat, gote_player, gote_name, gote_seat,
-                winner, reason, ended_ms
-             FROM games WHERE ended_ms IS NULL ORDER BY created_ms, id",
-        )?;
-        let heads = statement
-            .query_map([], GameHead::read)?
-            .collect::<Result<Vec<_>, _>>()?;
-        heads.into_iter().map(|head| self.complete(head)).collect()
+        on_either!(self, s => s.live_games())
     }
 
     /// The player's games, newest first, at most `limit`.
     pub fn games_of(&self, player: &str, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
-        let mut statement = self.db.prepare(
-            "SELECT g.id, g.created_ms, g.sente_name, g.gote_name, g.sente_player,
-                g.gote_player, g.winner, g.reason, g.ended_ms,
-                (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id)
-             FROM games g WHERE g.sente_player = ?1 OR g.gote_player = ?1
-             ORDER BY g.created_ms DESC, g.id LIMIT ?2",
-        )?;
-        let rows = statement.query_map(params![player, limit as i64], |row| {
-            Ok(GameSummary {
-                id: row.get(0)?,
-                created_ms: row.get::<_, i64>(1)? as u64,
-                names: [row.get(2)?, row.get(3)?],
-                players: [row.get(4)?, row.get(5)?],
-                result: read_result(row, 6)?,
-                plies: row.get::<_, i64>(9)? as usize,
-            })
-        })?;
-        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        on_either!(self, s => s.games_of(player, limit))
     }
 
     /// Keeps a new player under the hash of their key.
@@ -362,211 +258,132 @@ impl Store {
         created_ms: u64,
     ) -> Result<(), StoreError> {
         check_name(&player.name)?;
-        let r = player.rating;
-        self.db.execute(
-            "INSERT INTO players (id, key_hash, name, rating, deviation, volatility, games,
-                created_ms, bot) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-            params![
-                player.id,
-                key.0.to_vec(),
-                player.name,
-                r.rating,
-                r.deviation,
-                r.volatility,
-                player.games,
-                created_ms as i64,
-                player.bot
-            ],
-        )?;
-        Ok(())
+        on_either!(self, s => s.create_player(player, key, created_ms))
     }
 
     /// The player whose key hashes to `key`.
     pub fn player_by_key(&self, key: SecretHash) -> Result<Option<PlayerRecord>, StoreError> {
-        self.player_where("key_hash = ?1", key.0.to_vec())
+        on_either!(self, s => s.player_by_key(key))
     }
 
     /// The player with this public id.
     pub fn player(&self, id: &str) -> Result<Option<PlayerRecord>, StoreError> {
-        self.player_where("id = ?1", id.to_string())
-    }
-
-    fn player_where(
-        &self,
-        condition: &str,
-        value: impl rusqlite::ToSql,
-    ) -> Result<Option<PlayerRecord>, StoreError> {
-        // `condition` is one of this file's own; the value is bound.
-        let sql = format!(
-            "SELECT id, name, rating, deviation, volatility, games, bot FROM players WHERE {condition}"
-        );
-        Ok(self
-            .db
-            .query_row(&sql, params![value], |row| {
-                Ok(PlayerRecord {
-                    id: row.get(0)?,
-                    name: row.get(1)?,
-                    rating: StoredRating {
-                        rating: row.get(2)?,
-                        deviation: row.get(3)?,
-                        volatility: row.get(4)?,
-                    },
-                    games: row.get(5)?,
-                    bot: row.get(6)?,
-                })
-            })
-            .optional()?)
+        on_either!(self, s => s.player(id))
     }
 
     /// Makes a player a bot (lishogi's account upgrade), which only a player with no rated
     /// game may become; whether they are one now.
     pub fn make_bot(&mut self, id: &str) -> Result<bool, StoreError> {
-        self.db.execute(
-            "UPDATE players SET bot = 1 WHERE id = ?1 AND games = 0",
-            params![id],
-        )?;
-        Ok(self.player(id)?.is_some_and(|p| p.bot))
+        on_either!(self, s => s.make_bot(id))
     }
 
     /// Sets a player's rating after a rated game.
     pub fn set_rating(&mut self, id: &str, rating: StoredRating) -> Result<(), StoreError> {
-        self.db.execute(
-            "UPDATE players SET rating = ?2, deviation = ?3, volatility = ?4, games = games + 1
-             WHERE id = ?1",
-            params![id, rating.rating, rating.deviation, rating.volatility],
-        )?;
-        Ok(())
-    }
-
-    /// A stored game's moves, played again.
-    fn complete(&self, head: GameHead) -> Result<StoredGame, StoreError> {
-        let corrupt = |why: String| StoreError::Corrupt {
-            game: head.id.clone(),
-            why,
-        };
-        let rules: RuleSet = head.rules.parse().map_err(|e| corrupt(format!("{e}")))?;
-        let rules = rules.with_max_plies(head.max_plies);
-        let start = Position::from_sfen(&head.start_sfen).map_err(|e| corrupt(format!("{e}")))?;
-        let mut game = Game::from_position(rules, start);
-        let mut statement = self.db.prepare_cached(
-            "SELECT ply, usi, sente_ms, gote_ms, at_ms FROM moves WHERE game_id = ?1
-             ORDER BY ply",
-        )?;
-        let rows = statement
-            .query_map(params![head.id], |row| {
-                Ok((
-                    row.get::<_, i64>(0)?,
-                    row.get::<_, String>(1)?,
-                    [row.get::<_, i64>(2)? as u64, row.get::<_, i64>(3)? as u64],
-                    row.get::<_, i64>(4)? as u64,
-                ))
-            })?
-            .collect::<Result<Vec<_>, _>>()?;
-        let mut moves = Vec::with_capacity(rows.len());
-        for (n, (ply, usi, clocks_ms, at_ms)) in rows.into_iter().enumerate() {
-            if ply != n as i64 {
-                return Err(corrupt(format!("ply {n} is missing")));
-            }
-            let mv = game
-                .play_usi(&usi)
-                .map_err(|e| corrupt(format!("ply {n}: {usi}: {e}")))?;
-            moves.push(StoredMove {
-                mv,
-                clocks_ms,
-                at_ms,
-            });
-        }
-        Ok(StoredGame {
-            id: head.id,
-            created_ms: head.created_ms,
-            settings: head.settings,
-            seats: head.seats,
-            moves,
-            game,
-            result: head.result,
-        })
+        on_either!(self, s => s.set_rating(id, rating))
     }
 }
 
-/// A game's row, before its moves are read.
-struct GameHead {
-    id: String,
-    created_ms: u64,
-    rules: String,
-    max_plies: Option<u32>,
-    start_sfen: String,
-    settings: String,
-    seats: [SeatRecord; 2],
-    result: Option<GameResult>,
-}
-
-impl GameHead {
-    fn read(row: &Row) -> rusqlite::Result<GameHead> {
-        let seat = |at: usize| -> rusqlite::Result<SeatRecord> {
-            let hash: Option<Vec<u8>> = row.get(at + 2)?;
-            Ok(SeatRecord {
-                player: row.get(at)?,
-                name: row.get(at + 1)?,
-                seat: hash.and_then(|h| <[u8; 32]>::try_from(h).ok().map(SecretHash)),
-            })
-        };
-        Ok(GameHead {
-            id: row.get(0)?,
-            created_ms: row.get::<_, i64>(1)? as u64,
-            rules: row.get(2)?,
-            max_plies: row.get(3)?,
-            start_sfen: row.get(4)?,
-            settings: row.get(5)?,
-            seats: [seat(6)?, seat(9)?],
-            result: read_result(row, 12)?,
-        })
+/// `location` as it may be shown in a log: a URL's password is left out.
+pub fn shown_location(location: &Path) -> String {
+    let text = location.display().to_string();
+    if !is_postgres_url(&text) {
+        return text;
+    }
+    let (scheme, rest) = text.split_once("://").unwrap_or(("", &text));
+    match rest.split_once('@') {
+        Some((credentials, host)) => match credentials.split_once(':') {
+            Some((user, _password)) => format!("{scheme}://{user}:***@{host}"),
+            None => text,
+        },
+        None => text,
     }
 }
 
-/// The ending in columns `at` (winner), `at + 1` (reason), `at + 2` (when).
-fn read_result(row: &Row, at: usize) -> rusqlite::Result<Option<GameResult>> {
-    let ended: Option<i64> = row.get(at + 2)?;
-    let Some(ended_ms) = ended else {
-        return Ok(None);
+/// Whether `location` is a PostgreSQL URL rather than a file's path.
+pub fn is_postgres_url(location: &str) -> bool {
+    location.starts_with("postgres://") || location.starts_with("postgresql://")
+}
+
+/// A game's row, before its moves are read (either database).
+pub(crate) struct GameHead {
+    pub(crate) id: String,
+    pub(crate) created_ms: u64,
+    pub(crate) rules: String,
+    pub(crate) max_plies: Option<u32>,
+    pub(crate) start_sfen: String,
+    pub(crate) settings: String,
+    pub(crate) seats: [SeatRecord; 2],
+    pub(crate) result: Option<GameResult>,
+}
+
+/// A stored move's row: its ply, USI, both clocks and when it was played.
+pub(crate) type MoveRow = (i64, String, [u64; 2], u64);
+
+/// A stored game's moves played again by the rules: the record, or why the rules refuse it.
+pub(crate) fn replay(head: GameHead, rows: Vec<MoveRow>) -> Result<StoredGame, StoreError> {
+    let corrupt = |why: String| StoreError::Corrupt {
+        game: head.id.clone(),
+        why,
     };
-    let winner: Option<String> = row.get(at)?;
-    Ok(Some(GameResult {
+    let rules: RuleSet = head.rules.parse().map_err(|e| corrupt(format!("{e}")))?;
+    let rules = rules.with_max_plies(head.max_plies);
+    let start = Position::from_sfen(&head.start_sfen).map_err(|e| corrupt(format!("{e}")))?;
+    let mut game = Game::from_position(rules, start);
+    let mut moves = Vec::with_capacity(rows.len());
+    for (n, (ply, usi, clocks_ms, at_ms)) in rows.into_iter().enumerate() {
+        if ply != n as i64 {
+            return Err(corrupt(format!("ply {n} is missing")));
+        }
+        let mv = game
+            .play_usi(&usi)
+            .map_err(|e| corrupt(format!("ply {n}: {usi}: {e}")))?;
+        moves.push(StoredMove {
+            mv,
+            clocks_ms,
+            at_ms,
+        });
+    }
+    Ok(StoredGame {
+        id: head.id,
+        created_ms: head.created_ms,
+        settings: head.settings,
+        seats: head.seats,
+        moves,
+        game,
+        result: head.result,
+    })
+}
+
+/// A game's ending from its columns: the winner's word, the reason, when it ended.
+pub(crate) fn result_of(
+    winner: Option<String>,
+    reason: Option<String>,
+    ended_ms: Option<i64>,
+) -> Option<GameResult> {
+    Some(GameResult {
         winner: match winner.as_deref() {
             Some("sente") => Some(Color::Sente),
             Some("gote") => Some(Color::Gote),
             _ => None,
         },
-        reason: row.get::<_, Option<String>>(at + 1)?.unwrap_or_default(),
-        ended_ms: ended_ms as u64,
-    }))
+        reason: reason.unwrap_or_default(),
+        ended_ms: ended_ms? as u64,
+    })
 }
 
-/// The number of moves of game `id`, which must exist and not have ended.
-fn open_game_plies(db: &Connection, id: &str) -> Result<usize, StoreError> {
-    let ended: Option<Option<i64>> = db
-        .prepare_cached("SELECT ended_ms FROM games WHERE id = ?1")?
-        .query_row(params![id], |row| row.get(0))
-        .optional()?;
-    match ended {
-        None => Err(StoreError::NoSuchGame(id.to_string())),
-        Some(Some(_)) => Err(StoreError::GameOver(id.to_string())),
-        Some(None) => {
-            let n: i64 = db
-                .prepare_cached("SELECT COUNT(*) FROM moves WHERE game_id = ?1")?
-                .query_row(params![id], |row| row.get(0))?;
-            Ok(n as usize)
-        }
-    }
+/// A seat hash as stored (32 bytes), if it is one.
+pub(crate) fn seat_hash(bytes: Option<Vec<u8>>) -> Option<SecretHash> {
+    bytes.and_then(|h| <[u8; 32]>::try_from(h).ok().map(SecretHash))
 }
 
-fn check_len(what: &'static str, text: &str, max: usize) -> Result<(), StoreError> {
+pub(crate) fn check_len(what: &'static str, text: &str, max: usize) -> Result<(), StoreError> {
     match text.len() > max {
         true => Err(StoreError::TooLong { what, max }),
         false => Ok(()),
     }
 }
 
-fn check_name(name: &str) -> Result<(), StoreError> {
+pub(crate) fn check_name(name: &str) -> Result<(), StoreError> {
     match name.chars().count() > MAX_NAME_CHARS {
         true => Err(StoreError::TooLong {
             what: "name",
@@ -576,33 +393,22 @@ fn check_name(name: &str) -> Result<(), StoreError> {
     }
 }
 
-/// Makes sure `path` is a regular file readable by its owner only (created so if absent):
-/// the database holds every game and the hashes of every seat.
-fn prepare_file(path: &Path) -> Result<(), StoreError> {
-    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
-    let fail = |why: String| StoreError::File(path.to_path_buf(), why);
-    match std::fs::symlink_metadata(path) {
-        Ok(meta) if !meta.file_type().is_file() => {
-            Err(fail("not a regular file (a database is one file)".into()))
-        }
-        Ok(meta) => {
-            if meta.permissions().mode() & 0o077 != 0 {
-                log::warn!(
-                    "{} was readable by others: now by its owner only",
-                    path.display()
-                );
-                std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
-                    .map_err(|e| fail(format!("cannot make it private: {e}")))?;
-            }
-            Ok(())
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .open(path)
-            .map(drop)
-            .map_err(|e| fail(format!("cannot create it: {e}"))),
-        Err(e) => Err(fail(e.to_string())),
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_locations_password_is_never_shown() {
+        let shown = |s: &str| shown_location(Path::new(s));
+        assert_eq!(
+            shown("postgres://gogo:hunter2@db.example/games"),
+            "postgres://gogo:***@db.example/games"
+        );
+        assert_eq!(
+            shown("postgresql://gogo@db/games"),
+            "postgresql://gogo@db/games"
+        );
+        assert_eq!(shown("/var/lib/gogo/games.db"), "/var/lib/gogo/games.db");
+        assert!(is_postgres_url("postgres://x") && !is_postgres_url("games.db"));
     }
 }

@@ -1,11 +1,111 @@
 //! The store keeps what it is given, once, across reopening and a `kill -9`, and refuses
-//! what would break a game's record.
+//! what would break a game's record: on both databases. Each test runs on a SQLite file and
+//! on PostgreSQL, in a schema of its own, when `GOGO_TEST_POSTGRES` names a database (`.ci/run`
+//! starts one); without it the PostgreSQL half is reported as ignored, with the reason.
 
 use gogo_rules::{Color, Game, Position, RuleSet};
 use gogo_store::*;
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+
+/// One database, opened again and again: a SQLite file, or a PostgreSQL schema.
+struct Db {
+    /// The SQLite file, or PostgreSQL's URL.
+    location: String,
+    /// PostgreSQL: the test's schema.
+    schema: Option<String>,
+}
+
+impl Db {
+    fn sqlite(name: &str) -> Db {
+        Db {
+            location: scratch(name).display().to_string(),
+            schema: None,
+        }
+    }
+
+    /// A fresh schema of its own on the database `GOGO_TEST_POSTGRES` names.
+    fn postgres(name: &str) -> Db {
+        let url = std::env::var("GOGO_TEST_POSTGRES")
+            .expect("GOGO_TEST_POSTGRES: the database for the PostgreSQL tests");
+        let mut schema = format!("t{}_{name}", std::process::id());
+        schema.truncate(63);
+        let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+        client
+            .batch_execute(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"))
+            .unwrap();
+        Db {
+            location: url,
+            schema: Some(schema),
+        }
+    }
+
+    fn open(&self) -> Result<Store, StoreError> {
+        match &self.schema {
+            None => Store::open(self.location.as_ref()),
+            Some(schema) => PostgresStore::connect(&self.location, Some(schema))
+                .map(|s| Store::Postgres(Box::new(s))),
+        }
+    }
+
+    /// Runs `sql` on the database as it is, beside the store (a record damaged by hand).
+    fn raw(&self, sql: &str) {
+        match &self.schema {
+            None => rusqlite::Connection::open(&self.location)
+                .unwrap()
+                .execute_batch(sql)
+                .unwrap(),
+            Some(schema) => postgres::Client::connect(&self.location, postgres::NoTls)
+                .unwrap()
+                .batch_execute(&format!("SET search_path TO {schema}; {sql}"))
+                .unwrap(),
+        }
+    }
+}
+
+impl Drop for Db {
+    /// A test's PostgreSQL schema goes with it (a SQLite file stays in the temporary folder).
+    fn drop(&mut self) {
+        if let (Some(schema), Ok(mut client)) = (
+            &self.schema,
+            postgres::Client::connect(&self.location, postgres::NoTls),
+        ) {
+            let _ = client.batch_execute(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"));
+        }
+    }
+}
+
+/// Runs the test `$name(&Db)` on a SQLite file and on PostgreSQL.
+macro_rules! on_both {
+    ($name:ident) => {
+        mod $name {
+            #[test]
+            fn sqlite() {
+                super::$name(&super::Db::sqlite(stringify!($name)));
+            }
+
+            #[test]
+            #[cfg_attr(
+                not(has_postgres),
+                ignore = "no PostgreSQL: set GOGO_TEST_POSTGRES to a database URL (.ci/run does)"
+            )]
+            fn postgres() {
+                super::$name(&super::Db::postgres(stringify!($name)));
+            }
+        }
+    };
+}
+
+on_both!(a_game_comes_back_as_it_was_stored_after_reopening);
+on_both!(each_ply_is_stored_once_and_in_order);
+on_both!(a_takeback_removes_the_last_moves);
+on_both!(an_ended_game_keeps_its_first_ending_and_takes_no_move);
+on_both!(names_are_kept_as_typed_never_as_sql);
+on_both!(a_players_games_are_listed_newest_first_with_their_results);
+on_both!(a_damaged_record_is_refused_with_the_game_and_ply);
+on_both!(a_database_from_a_newer_build_is_refused);
+on_both!(no_acknowledged_move_is_lost_to_kill_9);
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("gogo-store-{}-{name}", std::process::id()));
@@ -48,21 +148,24 @@ fn moves(n: usize) -> Vec<StoredMove> {
         .collect()
 }
 
-#[test]
-fn a_game_comes_back_as_it_was_stored_after_reopening() {
-    let path = scratch("reopen");
+fn a_game_comes_back_as_it_was_stored_after_reopening(db: &Db) {
     let played = moves(4);
     {
-        let mut store = Store::open(&path).unwrap();
+        let mut store = db.open().unwrap();
         store.create_game(&new_game("g1")).unwrap();
         for (ply, mv) in played.iter().enumerate() {
             store.add_move("g1", ply, mv).unwrap();
         }
     }
-    use std::os::unix::fs::PermissionsExt;
-    let mode = std::fs::metadata(&path).unwrap().permissions().mode();
-    assert_eq!(mode & 0o777, 0o600, "the database is its owner's only");
-    let store = Store::open(&path).unwrap();
+    if db.schema.is_none() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&db.location)
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "the database is its owner's only");
+    }
+    let store = db.open().unwrap();
     let game = store.game("g1").unwrap().expect("kept");
     assert_eq!(game.moves, played);
     assert_eq!(game.game.moves().len(), 4);
@@ -73,9 +176,8 @@ fn a_game_comes_back_as_it_was_stored_after_reopening() {
     assert!(store.game("nope").unwrap().is_none());
 }
 
-#[test]
-fn each_ply_is_stored_once_and_in_order() {
-    let mut store = Store::in_memory().unwrap();
+fn each_ply_is_stored_once_and_in_order(db: &Db) {
+    let mut store = db.open().unwrap();
     store.create_game(&new_game("g")).unwrap();
     let played = moves(3);
     store.add_move("g", 0, &played[0]).unwrap();
@@ -100,9 +202,8 @@ fn each_ply_is_stored_once_and_in_order() {
     assert_eq!(store.game("g").unwrap().unwrap().moves, played[..2]);
 }
 
-#[test]
-fn a_takeback_removes_the_last_moves() {
-    let mut store = Store::in_memory().unwrap();
+fn a_takeback_removes_the_last_moves(db: &Db) {
+    let mut store = db.open().unwrap();
     store.create_game(&new_game("g")).unwrap();
     let played = moves(4);
     for (ply, mv) in played.iter().enumerate() {
@@ -113,9 +214,8 @@ fn a_takeback_removes_the_last_moves() {
     store.add_move("g", 2, &played[2]).unwrap();
 }
 
-#[test]
-fn an_ended_game_keeps_its_first_ending_and_takes_no_move() {
-    let mut store = Store::in_memory().unwrap();
+fn an_ended_game_keeps_its_first_ending_and_takes_no_move(db: &Db) {
+    let mut store = db.open().unwrap();
     store.create_game(&new_game("g")).unwrap();
     let resigned = GameResult {
         winner: Some(Color::Gote),
@@ -144,9 +244,8 @@ fn an_ended_game_keeps_its_first_ending_and_takes_no_move() {
     assert!(store.live_games().unwrap().is_empty());
 }
 
-#[test]
-fn names_are_kept_as_typed_never_as_sql() {
-    let mut store = Store::in_memory().unwrap();
+fn names_are_kept_as_typed_never_as_sql(db: &Db) {
+    let mut store = db.open().unwrap();
     let names = ["'); DROP TABLE games;--", "<img src=x onerror=alert(1)>"];
     let mut game = new_game("g");
     game.seats[0].name = names[0].into();
@@ -189,9 +288,8 @@ fn names_are_kept_as_typed_never_as_sql() {
     assert!(store.game("h").unwrap().is_none());
 }
 
-#[test]
-fn a_players_games_are_listed_newest_first_with_their_results() {
-    let mut store = Store::in_memory().unwrap();
+fn a_players_games_are_listed_newest_first_with_their_results(db: &Db) {
+    let mut store = db.open().unwrap();
     let key = Secret::generate();
     let rating = StoredRating {
         rating: 1500.0,
@@ -237,31 +335,32 @@ fn a_players_games_are_listed_newest_first_with_their_results() {
     assert_eq!((kept.rating, kept.games), (better, 1));
 }
 
-#[test]
-fn a_damaged_record_is_refused_with_the_game_and_ply() {
-    let path = scratch("damaged");
+fn a_damaged_record_is_refused_with_the_game_and_ply(db: &Db) {
     {
-        let mut store = Store::open(&path).unwrap();
+        let mut store = db.open().unwrap();
         store.create_game(&new_game("g")).unwrap();
         store.add_move("g", 0, &moves(1)[0]).unwrap();
     }
-    let db = rusqlite::Connection::open(&path).unwrap();
-    db.execute("UPDATE moves SET usi = '5a5b'", []).unwrap();
-    drop(db);
-    let store = Store::open(&path).unwrap();
+    db.raw("UPDATE moves SET usi = '5a5b'");
+    let store = db.open().unwrap();
     let error = store.game("g").unwrap_err().to_string();
     assert!(error.contains("stored game g: ply 0: 5a5b"), "{error}");
 }
 
-#[test]
-fn a_database_from_a_newer_build_or_not_a_file_is_refused() {
-    let path = scratch("newer");
-    drop(Store::open(&path).unwrap());
-    let db = rusqlite::Connection::open(&path).unwrap();
-    db.execute_batch("PRAGMA user_version = 99").unwrap();
-    drop(db);
-    let error = Store::open(&path).err().unwrap().to_string();
+fn a_database_from_a_newer_build_is_refused(db: &Db) {
+    drop(db.open().unwrap());
+    match db.schema {
+        None => db.raw("PRAGMA user_version = 99"),
+        Some(_) => db.raw("UPDATE gogo_schema SET version = 99"),
+    }
+    let error = db.open().err().unwrap().to_string();
     assert!(error.contains("schema version 99"), "{error}");
+}
+
+#[test]
+fn a_database_path_that_is_not_a_file_is_refused() {
+    let path = scratch("not-a-file");
+    drop(Store::open(&path).unwrap());
     let dir = path.parent().unwrap();
     let error = Store::open(dir).err().unwrap().to_string();
     assert!(error.contains("not a regular file"), "{error}");
@@ -275,10 +374,14 @@ fn a_database_from_a_newer_build_or_not_a_file_is_refused() {
 #[test]
 #[ignore = "run by no_acknowledged_move_is_lost_to_kill_9"]
 fn store_moves_until_killed() {
-    let Ok(path) = std::env::var("GOGO_STORE_CHILD_DB") else {
+    let Ok(location) = std::env::var("GOGO_STORE_CHILD_DB") else {
         return;
     };
-    let mut store = Store::open(path.as_ref()).unwrap();
+    let db = Db {
+        location,
+        schema: std::env::var("GOGO_STORE_CHILD_SCHEMA").ok(),
+    };
+    let mut store = db.open().unwrap();
     let played = moves(2);
     for n in 0..100_000 {
         let id = format!("g{n}");
@@ -290,17 +393,20 @@ fn store_moves_until_killed() {
     }
 }
 
-#[test]
-fn no_acknowledged_move_is_lost_to_kill_9() {
-    let path = scratch("kill");
-    let mut child = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "store_moves_until_killed",
-            "--ignored",
-            "--nocapture",
-        ])
-        .env("GOGO_STORE_CHILD_DB", &path)
+fn no_acknowledged_move_is_lost_to_kill_9(db: &Db) {
+    drop(db.open().unwrap());
+    let mut child = Command::new(std::env::current_exe().unwrap());
+    child.args([
+        "--exact",
+        "store_moves_until_killed",
+        "--ignored",
+        "--nocapture",
+    ]);
+    if let Some(schema) = &db.schema {
+        child.env("GOGO_STORE_CHILD_SCHEMA", schema);
+    }
+    let mut child = child
+        .env("GOGO_STORE_CHILD_DB", &db.location)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -327,7 +433,7 @@ fn no_acknowledged_move_is_lost_to_kill_9() {
         read(line, &mut acknowledged);
     }
     assert!(acknowledged.len() >= 41, "the child stored moves");
-    let store = Store::open(&path).unwrap();
+    let store = db.open().unwrap();
     for (n, ply) in acknowledged {
         let game = store
             .game(&format!("g{n}"))
