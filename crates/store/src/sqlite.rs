@@ -103,65 +103,87 @@ impl SqliteStore {
     /// Keeps the move of ply `ply` (0 for the first move): only the next ply of a game that
     /// has not ended. When this returns, the move is on disk.
     pub fn add_move(&mut self, id: &str, ply: usize, mv: &StoredMove) -> Result<(), StoreError> {
-        let tx = self.db.savepoint()?;
-        let next = open_game_plies(&tx, id)?;
-        if ply < next {
-            return Err(StoreError::PlyTaken {
-                game: id.to_string(),
-                ply,
-            });
+        self.write(|tx| {
+            let next = open_game_plies(tx, id)?;
+            if ply < next {
+                return Err(StoreError::PlyTaken {
+                    game: id.to_string(),
+                    ply,
+                });
+            }
+            if ply > next {
+                return Err(StoreError::PlyAhead {
+                    game: id.to_string(),
+                    ply,
+                    next,
+                });
+            }
+            // Prepared once per connection: a move is the store's most frequent write.
+            tx.prepare_cached(
+                "INSERT INTO moves (game_id, ply, usi, sente_ms, gote_ms, at_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?
+            .execute(params![
+                id,
+                ply as i64,
+                mv.mv.to_string(),
+                mv.clocks_ms[0] as i64,
+                mv.clocks_ms[1] as i64,
+                mv.at_ms as i64
+            ])?;
+            Ok(())
+        })
+    }
+
+    /// One write that reads first, all or nothing: a transaction that takes the write lock
+    /// at its start (another connection's writer waits its turn, rather than both reading
+    /// and then neither able to write), or a savepoint within a batch, which holds the lock.
+    fn write<T>(
+        &mut self,
+        work: impl FnOnce(&Connection) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        if self.db.is_autocommit() {
+            let tx = self
+                .db
+                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let value = work(&tx)?;
+            tx.commit()?;
+            Ok(value)
+        } else {
+            let tx = self.db.savepoint()?;
+            let value = work(&tx)?;
+            tx.commit()?;
+            Ok(value)
         }
-        if ply > next {
-            return Err(StoreError::PlyAhead {
-                game: id.to_string(),
-                ply,
-                next,
-            });
-        }
-        // Prepared once per connection: a move is the store's most frequent write.
-        tx.prepare_cached(
-            "INSERT INTO moves (game_id, ply, usi, sente_ms, gote_ms, at_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        )?
-        .execute(params![
-            id,
-            ply as i64,
-            mv.mv.to_string(),
-            mv.clocks_ms[0] as i64,
-            mv.clocks_ms[1] as i64,
-            mv.at_ms as i64
-        ])?;
-        tx.commit()?;
-        Ok(())
     }
 
     /// Takes back every move from ply `from` on (a takeback both players agreed to).
     pub fn take_back(&mut self, id: &str, from: usize) -> Result<(), StoreError> {
-        let tx = self.db.savepoint()?;
-        open_game_plies(&tx, id)?;
-        tx.execute(
-            "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
-            params![id, from as i64],
-        )?;
-        tx.commit()?;
-        Ok(())
+        self.write(|tx| {
+            open_game_plies(tx, id)?;
+            tx.execute(
+                "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
+                params![id, from as i64],
+            )?;
+            Ok(())
+        })
     }
 
     /// Ends a game, once: an ended game keeps its first ending.
     pub fn finish(&mut self, id: &str, result: &GameResult) -> Result<(), StoreError> {
-        let tx = self.db.savepoint()?;
-        open_game_plies(&tx, id)?;
-        tx.execute(
-            "UPDATE games SET winner = ?2, reason = ?3, ended_ms = ?4 WHERE id = ?1",
-            params![
-                id,
-                result.winner.map(records::color_word),
-                result.reason,
-                result.ended_ms as i64
-            ],
-        )?;
-        tx.commit()?;
-        Ok(())
+        self.write(|tx| {
+            open_game_plies(tx, id)?;
+            tx.execute(
+                "UPDATE games SET winner = ?2, reason = ?3, ended_ms = ?4 WHERE id = ?1",
+                params![
+                    id,
+                    result.winner.map(records::color_word),
+                    result.reason,
+                    result.ended_ms as i64
+                ],
+            )?;
+            Ok(())
+        })
     }
 
     /// The game `id`, with its moves played again; `None` if there is none.

@@ -106,6 +106,7 @@ on_both!(a_players_games_are_listed_newest_first_with_their_results);
 on_both!(a_damaged_record_is_refused_with_the_game_and_ply);
 on_both!(a_database_from_a_newer_build_is_refused);
 on_both!(no_acknowledged_move_is_lost_to_kill_9);
+on_both!(two_writers_racing_for_one_ply_store_it_once);
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("gogo-store-{}-{name}", std::process::id()));
@@ -443,5 +444,69 @@ fn no_acknowledged_move_is_lost_to_kill_9(db: &Db) {
             game.moves.len() > ply,
             "game {n} ply {ply} was acknowledged, then lost"
         );
+    }
+}
+
+/// Two connections (as two server processes would have) send the same seat's move for the
+/// same ply at the same instant, ply after ply of many games: each time exactly one is
+/// stored and the other is told the ply is taken; every record is whole.
+fn two_writers_racing_for_one_ply_store_it_once(db: &Db) {
+    const GAMES: usize = 20;
+    const PLIES: usize = 8;
+    let mut setup = db.open().unwrap();
+    for n in 0..GAMES {
+        setup.create_game(&new_game(&format!("r{n}"))).unwrap();
+    }
+    drop(setup);
+    // Rooks going back and forth: legal, and no fourth occurrence within 8 plies.
+    let mut game = Game::new(RuleSet::standard());
+    let line: Vec<StoredMove> = ["1e1d", "5a5b", "1d1e", "5b5a"]
+        .iter()
+        .cycle()
+        .take(PLIES)
+        .enumerate()
+        .map(|(i, usi)| StoredMove {
+            mv: game.play_usi(usi).unwrap(),
+            clocks_ms: [1000, 1000],
+            at_ms: i as u64,
+        })
+        .collect();
+    let start = std::sync::Barrier::new(2);
+    let outcomes: Vec<Vec<bool>> = std::thread::scope(|scope| {
+        let writers: Vec<_> = (0..2)
+            .map(|_| {
+                let (start, line) = (&start, &line);
+                scope.spawn(move || {
+                    let mut store = db.open().unwrap();
+                    let mut won = Vec::new();
+                    let mut failed = Vec::new();
+                    for n in 0..GAMES {
+                        for (ply, mv) in line.iter().enumerate() {
+                            // Both at the barrier every time, even after a failure, so
+                            // that a failing test fails rather than waits forever.
+                            start.wait();
+                            match store.add_move(&format!("r{n}"), ply, mv) {
+                                Ok(()) => won.push(true),
+                                Err(StoreError::PlyTaken { .. }) => won.push(false),
+                                Err(e) => {
+                                    won.push(false);
+                                    failed.push(format!("game r{n} ply {ply}: {e}"));
+                                }
+                            }
+                        }
+                    }
+                    assert!(failed.is_empty(), "{failed:?}");
+                    won
+                })
+            })
+            .collect();
+        writers.into_iter().map(|w| w.join().unwrap()).collect()
+    });
+    for (i, (a, b)) in outcomes[0].iter().zip(&outcomes[1]).enumerate() {
+        assert!(a ^ b, "race {i}: both stored, or neither");
+    }
+    let store = db.open().unwrap();
+    for n in 0..GAMES {
+        assert_eq!(store.game(&format!("r{n}")).unwrap().unwrap().moves, line);
     }
 }
