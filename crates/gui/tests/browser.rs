@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::gogo;
+use common::{free_port, gogo};
 use gogo_gui::Config;
 use gogo_protocol::{EngineSpec, LineProcess};
 use gogo_rules::kif::read_kif;
@@ -20,14 +20,6 @@ use std::time::{Duration, Instant};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 /// The gogo-gui server with `engine` on a thread of its own; its address.
 fn start_server(engine: EngineSpec) -> String {

@@ -10,6 +10,9 @@
 //! that nginx sees different clients.
 #![cfg_attr(not(has_nginx), allow(dead_code, unused_imports))]
 
+mod common;
+
+use common::free_port;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -25,14 +28,6 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
 const NGINX: &str = "/usr/sbin/nginx";
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 /// A process killed when the test ends, however it ends.
 struct Running(Child);
@@ -108,33 +103,24 @@ fn start_nginx(dir: &Path, site: &str) -> Running {
         site_path.display()
     );
     std::fs::write(dir.join("nginx.conf"), main).unwrap();
-    let checked = Command::new(NGINX)
-        .arg("-t")
-        .arg("-e")
-        .arg(dir.join("error.log"))
-        .arg("-p")
-        .arg(dir)
-        .arg("-c")
-        .arg(dir.join("nginx.conf"))
-        .output()
-        .unwrap();
+    // nginx with the test's folder as its prefix, log and configuration.
+    let nginx = || {
+        let mut command = Command::new(NGINX);
+        command
+            .arg("-e")
+            .arg(dir.join("error.log"))
+            .arg("-p")
+            .arg(dir);
+        command.arg("-c").arg(dir.join("nginx.conf"));
+        command
+    };
+    let checked = nginx().arg("-t").output().unwrap();
     assert!(
         checked.status.success(),
         "nginx -t: {}",
         String::from_utf8_lossy(&checked.stderr)
     );
-    Running(
-        Command::new(NGINX)
-            .arg("-e")
-            .arg(dir.join("error.log"))
-            .arg("-p")
-            .arg(dir)
-            .arg("-c")
-            .arg(dir.join("nginx.conf"))
-            .stdout(Stdio::null())
-            .spawn()
-            .unwrap(),
-    )
+    Running(nginx().stdout(Stdio::null()).spawn().unwrap())
 }
 
 /// A client of the proxy from its own loopback address, trusting the test's certificate.

@@ -102,7 +102,7 @@ async fn socket(address: SocketAddr, game: &str, seat: &str) -> Socket {
     tokio_tungstenite::connect_async(url).await.unwrap().0
 }
 
-use common::{expect_update as next, send_json as send};
+use common::{expect_update as next, free_port, send_json as send};
 
 fn moved(ply: usize) -> impl Fn(&Value) -> bool {
     move |v| v["event"]["kind"] == "moved" && v["event"]["ply"] == ply
@@ -480,14 +480,6 @@ async fn abort_draw_and_takeback_go_through_both_seats() {
     assert_eq!(over["result"], "*");
     let (_, lobby) = call(address, "GET", "/online/lobby", "", None).await;
     assert!(lobby["waiting"].as_array().unwrap().is_empty(), "{lobby}");
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 /// `gogo-gui --online` on `db` and `port`, once it answers.

@@ -376,6 +376,16 @@ pub(crate) fn seat_hash(bytes: Option<Vec<u8>>) -> Option<SecretHash> {
     bytes.and_then(|h| <[u8; 32]>::try_from(h).ok().map(SecretHash))
 }
 
+/// Whether ply `ply` of game `id` is the next one, `next`: a move is stored once, in order.
+pub(crate) fn check_next_ply(id: &str, ply: usize, next: usize) -> Result<(), StoreError> {
+    let game = id.to_string();
+    match ply.cmp(&next) {
+        std::cmp::Ordering::Less => Err(StoreError::PlyTaken { game, ply }),
+        std::cmp::Ordering::Greater => Err(StoreError::PlyAhead { game, ply, next }),
+        std::cmp::Ordering::Equal => Ok(()),
+    }
+}
+
 pub(crate) fn check_len(what: &'static str, text: &str, max: usize) -> Result<(), StoreError> {
     match text.len() > max {
         true => Err(StoreError::TooLong { what, max }),

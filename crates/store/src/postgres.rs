@@ -142,20 +142,7 @@ impl PostgresStore {
     /// Keeps the move of ply `ply`: only the next ply of a game that has not ended.
     pub fn add_move(&mut self, id: &str, ply: usize, mv: &StoredMove) -> Result<(), StoreError> {
         self.write(|tx| {
-            let next = open_game_plies(tx, id)?;
-            if ply < next {
-                return Err(StoreError::PlyTaken {
-                    game: id.to_string(),
-                    ply,
-                });
-            }
-            if ply > next {
-                return Err(StoreError::PlyAhead {
-                    game: id.to_string(),
-                    ply,
-                    next,
-                });
-            }
+            check_next_ply(id, ply, open_game_plies(tx, id)?)?;
             tx.execute(
                 "INSERT INTO moves (game_id, ply, usi, sente_ms, gote_ms, at_ms)
                  VALUES ($1, $2, $3, $4, $5, $6)",

@@ -104,20 +104,7 @@ impl SqliteStore {
     /// has not ended. When this returns, the move is on disk.
     pub fn add_move(&mut self, id: &str, ply: usize, mv: &StoredMove) -> Result<(), StoreError> {
         self.write(|tx| {
-            let next = open_game_plies(tx, id)?;
-            if ply < next {
-                return Err(StoreError::PlyTaken {
-                    game: id.to_string(),
-                    ply,
-                });
-            }
-            if ply > next {
-                return Err(StoreError::PlyAhead {
-                    game: id.to_string(),
-                    ply,
-                    next,
-                });
-            }
+            check_next_ply(id, ply, open_game_plies(tx, id)?)?;
             // Prepared once per connection: a move is the store's most frequent write.
             tx.prepare_cached(
                 "INSERT INTO moves (game_id, ply, usi, sente_ms, gote_ms, at_ms)

@@ -6,6 +6,15 @@ use gogo_protocol::EngineSpec;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+/// A port nothing listens on now (for a server a test starts).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
 /// A USI engine written in shell: `script` is run by `sh -c`.
 pub fn sh_engine(script: &str) -> EngineSpec {
     EngineSpec {
