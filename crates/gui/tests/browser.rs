@@ -2075,6 +2075,19 @@ fn two_people_play_online_in_two_browsers() {
             "the finished game",
         );
         bob.screenshot(&PathBuf::from(&dir).join("online-phone.png"));
+        // A puzzle, and the lobby with its puzzles and the CPU, on the phone.
+        bob.open(&format!("{base}/online#puzzle={}", puzzle.id()));
+        bob.wait(
+            "return document.querySelectorAll('#puzzle-board .cell').length === 25;",
+            "the puzzle on the phone",
+        );
+        bob.screenshot(&PathBuf::from(&dir).join("online-phone-puzzle.png"));
+        bob.open(&format!("{base}/online"));
+        bob.wait(
+            "return !document.getElementById('lobby-panel').hidden;",
+            "the lobby",
+        );
+        bob.screenshot(&PathBuf::from(&dir).join("online-phone-lobby.png"));
         alice.screenshot(&PathBuf::from(dir).join("online-lobby.png"));
     }
 }
