@@ -19,6 +19,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod cluster;
 mod postgres;
 mod records;
 pub mod schema;
@@ -85,6 +86,8 @@ pub enum StoreError {
         /// Its limit.
         max: usize,
     },
+    /// What was asked for needs PostgreSQL.
+    NeedsPostgres(&'static str),
     /// A stored game the rules do not accept (the file was changed by hand, or damaged).
     Corrupt {
         /// The game.
@@ -114,6 +117,9 @@ impl fmt::Display for StoreError {
             }
             StoreError::GameOver(id) => write!(f, "game {id} is over"),
             StoreError::TooLong { what, max } => write!(f, "{what}: longer than {max}"),
+            StoreError::NeedsPostgres(what) => {
+                write!(f, "{what} need PostgreSQL (--db postgres://...)")
+            }
             StoreError::Corrupt { game, why } => write!(f, "stored game {game}: {why}"),
         }
     }
@@ -280,6 +286,15 @@ impl Store {
     /// Sets a player's rating after a rated game.
     pub fn set_rating(&mut self, id: &str, rating: StoredRating) -> Result<(), StoreError> {
         on_either!(self, s => s.set_rating(id, rating))
+    }
+
+    /// The PostgreSQL store, on which several processes share the games through leases
+    /// ([`cluster`]); SQLite (one process) has none.
+    pub fn leases(&mut self) -> Result<&mut PostgresStore, StoreError> {
+        match self {
+            Store::Postgres(s) => Ok(s),
+            Store::Sqlite(_) => Err(StoreError::NeedsPostgres("several server processes")),
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use std::cell::RefCell;
 
 /// The store on PostgreSQL: one connection.
 pub struct PostgresStore {
-    db: RefCell<Client>,
+    pub(crate) db: RefCell<Client>,
     /// Whether a batch (a transaction of several writes) is open.
     in_batch: bool,
 }
@@ -67,7 +67,7 @@ impl PostgresStore {
     }
 
     /// One write, all or nothing: its own transaction, or a savepoint within a batch.
-    fn write<T>(
+    pub(crate) fn write<T>(
         &mut self,
         work: impl FnOnce(&mut Client) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {

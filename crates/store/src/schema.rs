@@ -53,6 +53,13 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     "CREATE INDEX games_sente_seat ON games(sente_seat, created_ms);",
     // 3: a player may be a bot (lishogi's BOT title: a program playing through the Bot API).
     "ALTER TABLE players ADD COLUMN bot INTEGER NOT NULL DEFAULT 0;",
+    // 4: which server process judges a live game, until when. Only several processes on
+    // PostgreSQL use it; SQLite has the table so that both dialects keep the same numbers.
+    "CREATE TABLE game_leases (
+        game TEXT PRIMARY KEY REFERENCES games(id),
+        holder TEXT NOT NULL,
+        expires_ms INTEGER NOT NULL
+    ) WITHOUT ROWID;",
 ];
 
 /// The same migrations for PostgreSQL. A game's `serial` orders games made in the same
@@ -103,6 +110,14 @@ pub(crate) const POSTGRES_MIGRATIONS: &[&str] = &[
     "CREATE INDEX games_sente_seat ON games(sente_seat, created_ms);",
     // 3: a player may be a bot.
     "ALTER TABLE players ADD COLUMN bot BOOLEAN NOT NULL DEFAULT FALSE;",
+    // 4: which server process judges a live game, until when (the database's clock, so that
+    // the processes' clocks need not agree).
+    "CREATE TABLE game_leases (
+        game TEXT PRIMARY KEY REFERENCES games(id),
+        holder TEXT NOT NULL,
+        expires TIMESTAMPTZ NOT NULL
+    );
+    CREATE INDEX game_leases_holder ON game_leases(holder);",
 ];
 
 /// The schema version this build writes.
