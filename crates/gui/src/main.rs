@@ -91,18 +91,32 @@ fn default_db() -> PathBuf {
     }
 }
 
-/// Online play on `store`, with every game it had not seen end taken up again.
+/// Online play on `store`, with every game it had not seen end taken up again: at once on
+/// SQLite; on PostgreSQL (`postgres`: its URL) as one of several processes, which take up
+/// the games no process holds.
 async fn start_online(
     store: gogo_gui::writer::StoreHandle,
+    postgres: Option<&str>,
     cpu: gogo_gui::online::cpu::CpuPool,
     public_url: Option<String>,
     trusted_proxy: Option<IpAddr>,
 ) -> Result<std::sync::Arc<gogo_gui::online::Online>, String> {
-    use gogo_gui::online::{guard::Origins, rooms::Rooms};
+    use gogo_gui::online::{cluster::Cluster, guard::Origins, rooms::Rooms};
     use gogo_gui::online::{Online, OnlineLimits};
     let rooms = Rooms::new(store, Default::default(), Some(cpu));
-    let restored = rooms.restore().await?;
-    eprintln!("gogo-gui: online play ({restored} live games taken up again)");
+    match postgres {
+        Some(url) => {
+            let cluster = Cluster::start(url, &rooms);
+            eprintln!(
+                "gogo-gui: online play, process {} of those on this database",
+                cluster.me()
+            );
+        }
+        None => {
+            let restored = rooms.restore().await?;
+            eprintln!("gogo-gui: online play ({restored} live games taken up again)");
+        }
+    }
     let limits = OnlineLimits {
         origins: Origins {
             public_url,
@@ -111,6 +125,38 @@ async fn start_online(
         ..OnlineLimits::default()
     };
     Ok(Online::new(rooms, limits))
+}
+
+/// Until SIGTERM or SIGINT (systemd's stop, or ^C).
+async fn stop_asked() {
+    use tokio::signal::unix::{signal, SignalKind};
+    match (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) {
+        (Ok(mut term), Ok(mut int)) => {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = int.recv() => {}
+            }
+        }
+        _ => std::future::pending().await,
+    }
+}
+
+/// A process that stops lets go of its games' leases, so that the others take them up at
+/// once rather than after the lease lapses (every move is stored already: nothing else
+/// needs saving).
+async fn drain(online: Option<&gogo_gui::online::Online>) {
+    let Some(online) = online else {
+        return;
+    };
+    if let Some(cluster) = online.rooms.cluster() {
+        match cluster.release(&online.rooms).await {
+            Ok(()) => eprintln!("gogo-gui: stopping; its games are let go to the others"),
+            Err(e) => eprintln!("gogo-gui: stopping; its games' leases: {e}"),
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -170,8 +216,9 @@ fn main() -> ExitCode {
             false => None,
             true => {
                 let cpu = gogo_gui::online::cpu::CpuPool::new(spec.clone(), cli.cpu_engines.max(1));
-                match start_online(store.clone(), cpu, cli.public_url.clone(), cli.trust_proxy)
-                    .await
+                let postgres = db.to_str().filter(|d| gogo_store::is_postgres_url(d));
+                let public_url = cli.public_url.clone();
+                match start_online(store.clone(), postgres, cpu, public_url, cli.trust_proxy).await
                 {
                     Ok(online) => Some(online),
                     Err(e) => {
@@ -200,11 +247,18 @@ fn main() -> ExitCode {
             config.access.url(bound),
             engine.display()
         );
-        match serve(listener, config).await {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("gogo-gui: {e}");
-                ExitCode::FAILURE
+        let online = config.online.clone();
+        tokio::select! {
+            served = serve(listener, config) => match served {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("gogo-gui: {e}");
+                    ExitCode::FAILURE
+                }
+            },
+            () = stop_asked() => {
+                drain(online.as_deref()).await;
+                ExitCode::SUCCESS
             }
         }
     })

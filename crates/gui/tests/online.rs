@@ -48,61 +48,13 @@ async fn serve_online_with(db: Option<PathBuf>, limits: OnlineLimits) -> SocketA
     address
 }
 
-/// An HTTP call (on a blocking thread): its status and JSON body.
-async fn call(
-    address: SocketAddr,
-    method: &str,
-    path: &str,
-    key: &str,
-    body: Option<Value>,
-) -> (u16, Value) {
-    let url = format!("http://{address}{path}");
-    let method = method.to_string();
-    let key = key.to_string();
-    tokio::task::spawn_blocking(move || {
-        let mut request = ureq::request(&method, &url);
-        if !key.is_empty() {
-            request = request.set("Authorization", &format!("Bearer {key}"));
-        }
-        let answer = match body {
-            Some(body) => request.send_json(body),
-            None => request.call(),
-        };
-        let response = match answer {
-            Ok(r) => r,
-            Err(ureq::Error::Status(_, r)) => r,
-            Err(e) => panic!("{e}"),
-        };
-        let status = response.status();
-        (status, response.into_json().unwrap_or(Value::Null))
-    })
-    .await
-    .unwrap()
-}
-
-/// A new player: their key and id.
-async fn player(address: SocketAddr, name: &str) -> (String, String) {
-    let (status, body) = call(
-        address,
-        "POST",
-        "/api/token",
-        "",
-        Some(json!({"name": name})),
-    )
-    .await;
-    assert_eq!(status, 200, "{body}");
-    (
-        body["token"].as_str().unwrap().into(),
-        body["id"].as_str().unwrap().into(),
-    )
-}
-
 async fn socket(address: SocketAddr, game: &str, seat: &str) -> Socket {
     let url = format!("ws://{address}/online/ws?game={game}&seat={seat}");
     tokio_tungstenite::connect_async(url).await.unwrap().0
 }
 
-use common::{expect_update as next, free_port, send_json as send};
+use common::{call, player};
+use common::{expect_update as next, free_port, send_json as send, start_binary};
 
 fn moved(ply: usize) -> impl Fn(&Value) -> bool {
     move |v| v["event"]["kind"] == "moved" && v["event"]["ply"] == ply
@@ -482,36 +434,6 @@ async fn abort_draw_and_takeback_go_through_both_seats() {
     assert!(lobby["waiting"].as_array().unwrap().is_empty(), "{lobby}");
 }
 
-/// `gogo-gui --online` on `db` and `port`, once it answers.
-async fn start_binary(db: &std::path::Path, port: u16) -> std::process::Child {
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_gogo-gui"))
-        .args([
-            "--online",
-            "--engine",
-            "/bin/sh",
-            "--port",
-            &port.to_string(),
-            "--db",
-        ])
-        .arg(db)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = std::time::Instant::now() + Duration::from_secs(20);
-    while tokio::net::TcpStream::connect(("127.0.0.1", port))
-        .await
-        .is_err()
-    {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "gogo-gui did not start"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    child
-}
-
 /// Issue 55: the server killed with SIGKILL mid-game and started again on its database:
 /// both players come back to their seats with every acknowledged move and the clocks as
 /// they were stored (the time the server was down is charged to no one), and play on.
@@ -531,26 +453,8 @@ async fn a_server_killed_mid_game_takes_it_up_again_with_every_acknowledged_move
 )]
 #[tokio::test(flavor = "multi_thread")]
 async fn on_postgresql_a_server_killed_mid_game_takes_it_up_again() {
-    let url = std::env::var("GOGO_TEST_POSTGRES").expect("GOGO_TEST_POSTGRES");
-    let schema = format!("gui{}_killed", std::process::id());
-    // The schema, made and migrated as the server would; the server then works in it.
-    let (at, name) = (url.clone(), schema.clone());
-    tokio::task::spawn_blocking(move || {
-        drop(gogo_store::PostgresStore::connect(&at, Some(&name)).unwrap());
-    })
-    .await
-    .unwrap();
-    let separator = if url.contains('?') { '&' } else { '?' };
-    let db = format!("{url}{separator}options=-csearch_path%3D{schema}");
-    killed_mid_game(std::path::Path::new(&db)).await;
-    tokio::task::spawn_blocking(move || {
-        let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
-        client
-            .batch_execute(&format!("DROP SCHEMA {schema} CASCADE"))
-            .unwrap();
-    })
-    .await
-    .unwrap();
+    let schema = common::Schema::new("killed").await;
+    killed_mid_game(std::path::Path::new(&schema.url)).await;
 }
 
 /// A game between two sockets on `gogo-gui --online --db DB`, the server killed with
@@ -589,16 +493,9 @@ async fn killed_mid_game(db: &std::path::Path) {
             t.game, last["epoch"], last["number"]
         )
     };
-    let mut s = tokio_tungstenite::connect_async(back(&t.seats[0]))
-        .await
-        .unwrap()
-        .0;
-    let mut g = tokio_tungstenite::connect_async(back(&t.seats[1]))
-        .await
-        .unwrap()
-        .0;
     // Another epoch: the whole room, not events.
-    let view = next(&mut s, "room", |_| true).await;
+    let (mut s, view) = common::come_back(&back(&t.seats[0])).await;
+    let (mut g, _) = common::come_back(&back(&t.seats[1])).await;
     assert_eq!(view["you"], "sente");
     assert_eq!(view["moves"], json!(OPENING[..3]));
     let stored = &last["event"]["clocks_ms"];
@@ -612,7 +509,6 @@ async fn killed_mid_game(db: &std::path::Path) {
         view["clocks_ms"][1].as_u64().unwrap() + 1000 > stored[1].as_u64().unwrap(),
         "{view}"
     );
-    next(&mut g, "room", |_| true).await;
     send(&mut g, json!({"type": "move", "ply": 3, "usi": OPENING[3]})).await;
     next(&mut s, "event", moved(3)).await;
     send(&mut g, json!({"type": "resign"})).await;

@@ -67,16 +67,21 @@ impl PostgresStore {
         })
     }
 
-    /// Renews every lease `holder` still holds on a live game, for `ttl`; those games (a
-    /// lease taken over by another process is not among them).
-    pub fn renew_leases(&mut self, holder: &str, ttl: Duration) -> Result<Vec<String>, StoreError> {
+    /// Renews, for `ttl`, the leases `holder` still holds on `games` (the rooms it runs,
+    /// finished games' too while their pages stay); those games. A lease taken over by
+    /// another process, let go or lapsed is not among them.
+    pub fn renew_leases(
+        &mut self,
+        holder: &str,
+        games: &[String],
+        ttl: Duration,
+    ) -> Result<Vec<String>, StoreError> {
         self.write(|tx| {
             let rows = tx.query(
-                "UPDATE game_leases l SET expires = now() + $2 * interval '1 millisecond'
-                 FROM games g
-                 WHERE l.holder = $1 AND g.id = l.game AND g.ended_ms IS NULL
-                 RETURNING l.game",
-                &[&holder, &ttl_ms(ttl)],
+                "UPDATE game_leases SET expires = now() + $3 * interval '1 millisecond'
+                 WHERE holder = $1 AND game = ANY($2) AND expires >= now()
+                 RETURNING game",
+                &[&holder, &games, &ttl_ms(ttl)],
             )?;
             rows.iter()
                 .map(|row| Ok(row.try_get(0)?))
@@ -84,13 +89,21 @@ impl PostgresStore {
         })
     }
 
-    /// The process that holds live game `id` now, if any.
+    /// The process that holds game `id` now, if any.
     pub fn lease_holder(&self, id: &str) -> Result<Option<String>, StoreError> {
-        let row = self.db.borrow_mut().query_opt(
-            "SELECT holder FROM game_leases WHERE game = $1 AND expires >= now()",
-            &[&id],
+        Ok(self.lease_holders(&[id.to_string()])?.pop().map(|(_, h)| h))
+    }
+
+    /// Of the games `ids`, those held now (a finished game's room still runs while its
+    /// pages stay): each with its holder.
+    pub fn lease_holders(&self, ids: &[String]) -> Result<Vec<(String, String)>, StoreError> {
+        let rows = self.db.borrow_mut().query(
+            "SELECT game, holder FROM game_leases WHERE game = ANY($1) AND expires >= now()",
+            &[&ids],
         )?;
-        Ok(row.map(|row| row.try_get(0)).transpose()?)
+        rows.iter()
+            .map(|row| Ok((row.try_get(0)?, row.try_get(1)?)))
+            .collect()
     }
 
     /// Lets go of every lease `holder` has (a process that drains): others may take the

@@ -103,14 +103,15 @@ fn a_lease_is_held_by_one_process_until_it_lapses_or_is_let_go() {
 
     // Renewed, it stays; lapsed, it goes to whoever claims first.
     std::thread::sleep(TTL / 2);
-    assert_eq!(one.renew_leases("one", TTL).unwrap(), ["g1"]);
+    let g1 = ["g1".to_string()];
+    assert_eq!(one.renew_leases("one", &g1, TTL).unwrap(), ["g1"]);
     std::thread::sleep(TTL / 2 + TTL / 4);
     assert!(!two.claim_game("g1", "two", TTL).unwrap(), "renewed");
     std::thread::sleep(TTL);
     assert_eq!(two.lease_holder("g1").unwrap(), None);
     assert_eq!(two.claim_lapsed_games("two", TTL, 10).unwrap(), ["g1"]);
     assert!(
-        one.renew_leases("one", TTL).unwrap().is_empty(),
+        one.renew_leases("one", &g1, TTL).unwrap().is_empty(),
         "taken over"
     );
     assert_eq!(one.lease_holder("g1").unwrap().as_deref(), Some("two"));
@@ -119,15 +120,21 @@ fn a_lease_is_held_by_one_process_until_it_lapses_or_is_let_go() {
     two.release_leases("two").unwrap();
     assert_eq!(one.claim_lapsed_games("one", TTL, 10).unwrap(), ["g1"]);
 
-    // An ended game is no one's.
+    // An ended game's room may run on while its pages stay; once its holder lets it go,
+    // no one takes it up.
     let result = GameResult {
         winner: None,
         reason: "aborted".into(),
         ended_ms: 2000,
     };
     one.finish("g1", &result).unwrap();
-    assert!(one.renew_leases("one", TTL).unwrap().is_empty());
+    assert_eq!(one.renew_leases("one", &g1, TTL).unwrap(), ["g1"]);
+    assert!(one.renew_leases("one", &[], TTL).unwrap().is_empty());
     std::thread::sleep(TTL * 2);
+    assert!(
+        one.renew_leases("one", &g1, TTL).unwrap().is_empty(),
+        "lapsed"
+    );
     assert!(two.claim_lapsed_games("two", TTL, 10).unwrap().is_empty());
     assert!(!two.claim_game("g1", "two", TTL).unwrap());
 }

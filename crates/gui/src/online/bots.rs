@@ -90,7 +90,7 @@ impl Mirror {
             protocol::OnlineClock::PerTurn { turn_ms } => (0, turn_ms),
             protocol::OnlineClock::None => (0, 0),
         };
-        let winner = match room.result {
+        let winner = match room.result.as_deref() {
             Some("1-0") => Some("sente"),
             Some("0-1") => Some("gote"),
             _ => None,
@@ -177,7 +177,7 @@ impl Mirror {
                         room.clocks_ms = clocks_ms;
                     }
                     EventView::Ended { result, reason } => {
-                        room.status = "over";
+                        room.status = "over".into();
                         room.result = Some(result);
                         room.reason = Some(reason);
                     }
@@ -204,7 +204,7 @@ pub(super) async fn game_stream(
     Bearer(player): Bearer,
     Path(id): Path<String>,
 ) -> Response {
-    let Some(inputs) = online.rooms.find(&id) else {
+    let Some(inputs) = online.rooms.reach(&id).await else {
         return error(StatusCode::NOT_FOUND, "no such live game");
     };
     let conn = online.conns.fetch_add(1, Ordering::SeqCst);

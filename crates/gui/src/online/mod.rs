@@ -12,6 +12,7 @@
 mod api;
 mod bots;
 pub(crate) mod challenges;
+pub mod cluster;
 pub mod cpu;
 pub mod guard;
 pub mod protocol;
@@ -241,7 +242,7 @@ async fn ask_room<T>(
     make: impl FnOnce(oneshot::Sender<Result<T, String>>) -> RoomInput,
 ) -> Result<T, (StatusCode, String)> {
     let gone = || (StatusCode::NOT_FOUND, "no such live game".to_string());
-    let inputs = online.rooms.find(id).ok_or_else(gone)?;
+    let inputs = online.rooms.reach(id).await.ok_or_else(gone)?;
     let (reply, answer) = oneshot::channel();
     inputs.send(make(reply)).await.map_err(|_| gone())?;
     match answer.await {

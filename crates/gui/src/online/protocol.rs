@@ -8,6 +8,7 @@ use crate::referee::{Action, EventKind};
 use gogo_protocol::TimeControl;
 use gogo_rules::{RuleSet, MAX_GAME_MOVES};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::time::Duration;
 
 /// A room's clock.
@@ -248,7 +249,7 @@ impl RoomSettings {
 }
 
 /// What a seat asks.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum RoomRequest {
     /// A move for ply `ply` (0: the first), USI.
@@ -330,7 +331,7 @@ impl RoomRequest {
 }
 
 /// A player as a room shows them.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SeatView {
     /// The player's public id.
     pub id: String,
@@ -350,7 +351,7 @@ pub struct SeatView {
 }
 
 /// A room as it stands: what a page needs to draw it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RoomView {
     /// The room's (and its game's) public id.
     pub id: String,
@@ -361,7 +362,7 @@ pub struct RoomView {
     /// The side this page holds; `None` for a spectator.
     pub you: Option<Side>,
     /// `waiting` (for a second player), `playing` or `over`.
-    pub status: &'static str,
+    pub status: Cow<'static, str>,
     /// Sente's and Gote's players (`None`: an open seat).
     pub seats: [Option<SeatView>; 2],
     /// The settings.
@@ -391,13 +392,13 @@ pub struct RoomView {
     /// The side the CPU plays for now (its player left), if any.
     pub cpu_plays: Option<Side>,
     /// The result (`1-0`, `0-1`, `1/2-1/2`, `*` for none), once over.
-    pub result: Option<&'static str>,
+    pub result: Option<Cow<'static, str>>,
     /// Why it ended, in words.
     pub reason: Option<String>,
 }
 
 /// One change, numbered.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum EventView {
     /// A move.
@@ -439,7 +440,7 @@ pub enum EventView {
     /// The end.
     Ended {
         /// `1-0`, `0-1`, `1/2-1/2` or `*`.
-        result: &'static str,
+        result: Cow<'static, str>,
         /// Why, in words.
         reason: String,
     },
@@ -466,7 +467,7 @@ impl From<&EventKind> for EventView {
                 clocks_ms: ms(*clocks),
             },
             EventKind::Ended(ending) => EventView::Ended {
-                result: ending.result(),
+                result: ending.result().into(),
                 reason: ending.reason(),
             },
         }
@@ -474,7 +475,7 @@ impl From<&EventKind> for EventView {
 }
 
 /// What the server tells a room's page.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum RoomUpdate {
     /// The whole room (on attaching, after a gap, or when the room itself changed).

@@ -2,6 +2,7 @@
 //! public id; the lobby's list of rooms waiting; rooms made, and taken up again from the
 //! store after a restart.
 
+use super::cluster::Cluster;
 use super::protocol::RoomSettings;
 use super::room::{Listing, Patience, Room, RoomInput, Seated};
 use crate::writer::StoreHandle;
@@ -60,6 +61,13 @@ pub struct Rooms {
     cpu: Option<super::cpu::CpuPool>,
     /// Events for players' API event streams: the player's id and the event.
     events: tokio::sync::broadcast::Sender<(String, serde_json::Value)>,
+    /// Every room's task still running here, finished games' too (their pages may still ask
+    /// for a rematch): its serial and inputs.
+    tasks: Mutex<HashMap<String, (u64, mpsc::Sender<RoomInput>)>>,
+    /// The other processes on the same PostgreSQL, if this is one of several.
+    cluster: std::sync::OnceLock<Arc<Cluster>>,
+    /// Held while a game is taken up from the store, so that it is taken up once.
+    taking_up: tokio::sync::Mutex<()>,
 }
 
 impl Rooms {
@@ -80,7 +88,39 @@ impl Rooms {
             patience,
             cpu,
             events: tokio::sync::broadcast::channel(1024).0,
+            tasks: Mutex::default(),
+            cluster: std::sync::OnceLock::new(),
+            taking_up: tokio::sync::Mutex::new(()),
         })
+    }
+
+    /// Makes these rooms one process of several ([`Cluster::start`] calls it).
+    pub(super) fn set_cluster(&self, cluster: Arc<Cluster>) {
+        let _ = self.cluster.set(cluster);
+    }
+
+    /// The processes this one works with, if it is one of several.
+    pub fn cluster(&self) -> Option<&Arc<Cluster>> {
+        self.cluster.get()
+    }
+
+    /// The inputs of room `id`: served here, or (one of several processes) relayed to the
+    /// process that holds it, or taken up here if no one does; `None` if it is not live.
+    pub async fn reach(self: &Arc<Rooms>, id: &str) -> Option<mpsc::Sender<RoomInput>> {
+        if let Some(inputs) = self.find(id) {
+            return Some(inputs);
+        }
+        let cluster = Arc::clone(self.cluster.get()?);
+        cluster.reach(self, id).await
+    }
+
+    /// The rooms whose task runs here (finished games' too): each id and inputs.
+    pub(super) fn served(&self) -> Vec<(String, mpsc::Sender<RoomInput>)> {
+        let tasks = self.tasks.lock().expect("rooms lock");
+        tasks
+            .iter()
+            .map(|(id, (_, inputs))| (id.clone(), inputs.clone()))
+            .collect()
     }
 
     /// The store.
@@ -273,8 +313,19 @@ impl Rooms {
             settings: serde_json::to_string(&settings).map_err(|e| e.to_string())?,
             seats,
         };
+        // One of several processes: this one holds the new game's lease from the start.
+        let holder = self.cluster.get().map(|c| c.me().to_string());
+        let game = id.clone();
         self.store
-            .run(move |store| store.create_game(&record))
+            .run(move |store| {
+                store.create_game(&record)?;
+                if let Some(holder) = holder {
+                    store
+                        .leases()?
+                        .claim_game(&game, &holder, super::cluster::LEASE)?;
+                }
+                Ok::<_, gogo_store::StoreError>(())
+            })
             .await
             .map_err(|e| e.to_string())?
             .map_err(|e| e.to_string())?;
@@ -297,34 +348,69 @@ impl Rooms {
             .store
             .run(|store| {
                 let games = store.live_games()?;
-                let mut with_players = Vec::new();
-                for game in games {
-                    let players = [0, 1].map(|i| {
-                        game.seats[i]
-                            .player
-                            .as_deref()
-                            .map(|id| store.player(id))
-                            .transpose()
-                    });
-                    let [s, g] = players;
-                    with_players.push((game, [s?.flatten(), g?.flatten()]));
-                }
-                Ok::<_, gogo_store::StoreError>(with_players)
+                games
+                    .into_iter()
+                    .map(|game| with_players(store, game))
+                    .collect::<Result<Vec<_>, _>>()
             })
             .await
             .map_err(|e| e.to_string())?
             .map_err(|e| e.to_string())?;
         let mut restored = 0;
         for (game, players) in live {
-            // The local board's games (no player in either seat) are its own to take up.
-            if game.seats.iter().all(|s| s.player.is_none()) {
-                continue;
+            restored += usize::from(self.serve_stored(game, players));
+        }
+        Ok(restored)
+    }
+
+    /// Takes up live game `id` from the store, unless it is served here already (one of
+    /// several processes, once it holds the game's lease); whether it is served here now.
+    pub(super) async fn take_up(self: &Arc<Rooms>, id: &str) -> bool {
+        let _once = self.taking_up.lock().await;
+        if self.find(id).is_some() {
+            return true;
+        }
+        let key = id.to_string();
+        let found = self
+            .store
+            .run(move |store| {
+                store
+                    .game(&key)?
+                    .filter(|g| g.result.is_none())
+                    .map(|game| with_players(store, game))
+                    .transpose()
+            })
+            .await;
+        match found {
+            Ok(Ok(Some((game, players)))) => self.serve_stored(game, players),
+            Ok(Ok(None)) => false,
+            Ok(Err(e)) => {
+                log::error!("game {id}: cannot be taken up: {e}");
+                false
             }
+            Err(e) => {
+                log::error!("game {id}: cannot be taken up: {e}");
+                false
+            }
+        }
+    }
+
+    /// Serves a stored live game again, with its players; whether it could be.
+    fn serve_stored(
+        self: &Arc<Rooms>,
+        game: gogo_store::StoredGame,
+        players: [Option<PlayerRecord>; 2],
+    ) -> bool {
+        // The local board's games (no player in either seat) are its own to take up.
+        if game.seats.iter().all(|s| s.player.is_none()) {
+            return false;
+        }
+        {
             let settings: RoomSettings = match serde_json::from_str(&game.settings) {
                 Ok(s) => s,
                 Err(e) => {
                     log::error!("game {}: its settings cannot be read: {e}", game.id);
-                    continue;
+                    return false;
                 }
             };
             let seats = [0, 1].map(|i| match (&players[i], game.seats[i].seat) {
@@ -351,12 +437,14 @@ impl Rooms {
             ) {
                 Ok(room) => {
                     self.serve(game.id, room);
-                    restored += 1;
+                    true
                 }
-                Err(e) => log::error!("game {}: cannot be taken up again: {e}", game.id),
+                Err(e) => {
+                    log::error!("game {}: cannot be taken up again: {e}", game.id);
+                    false
+                }
             }
         }
-        Ok(restored)
     }
 
     /// Starts room `id`'s task and lists it.
@@ -368,6 +456,10 @@ impl Rooms {
         let serial = self
             .serials
             .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.tasks
+            .lock()
+            .expect("rooms lock")
+            .insert(id.clone(), (serial, inputs.clone()));
         self.entries.lock().expect("rooms lock").insert(
             id.clone(),
             Entry {
@@ -383,7 +475,17 @@ impl Rooms {
             let key = id.clone();
             room.run(queue, move |room| watcher.changed(&key, room))
                 .await;
-            rooms.entries.lock().expect("rooms lock").remove(&id);
+            let mut entries = rooms.entries.lock().expect("rooms lock");
+            // Unless the game was taken up here again meanwhile.
+            if entries.get(&id).is_some_and(|e| e.serial == serial) {
+                entries.remove(&id);
+            }
+            drop(entries);
+            let mut tasks = rooms.tasks.lock().expect("rooms lock");
+            if tasks.get(&id).is_some_and(|(s, _)| *s == serial) {
+                tasks.remove(&id);
+            }
+            drop(tasks);
             rooms.lobby.send_modify(|n| *n += 1);
         });
     }
@@ -412,8 +514,15 @@ impl Rooms {
     }
 
     /// `player` joins room `id`: their side and seat secret.
-    pub async fn join(&self, id: &str, player: PlayerRecord) -> Result<(Color, Secret), String> {
-        let inputs = self.find(id).ok_or("no such room, or its game is over")?;
+    pub async fn join(
+        self: &Arc<Rooms>,
+        id: &str,
+        player: PlayerRecord,
+    ) -> Result<(Color, Secret), String> {
+        let inputs = self
+            .reach(id)
+            .await
+            .ok_or("no such room, or its game is over")?;
         let secret = Secret::generate();
         let (reply, answer) = oneshot::channel();
         inputs
@@ -427,6 +536,22 @@ impl Rooms {
         let side = answer.await.map_err(|_| "the room has closed")??;
         Ok((side, secret))
     }
+}
+
+/// A stored game with its players' records.
+fn with_players(
+    store: &gogo_store::Store,
+    game: gogo_store::StoredGame,
+) -> Result<(gogo_store::StoredGame, [Option<PlayerRecord>; 2]), gogo_store::StoreError> {
+    let [s, g] = [0, 1].map(|i| {
+        game.seats[i]
+            .player
+            .as_deref()
+            .map(|id| store.player(id))
+            .transpose()
+    });
+    let players = [s?.flatten(), g?.flatten()];
+    Ok((game, players))
 }
 
 /// Both clocks at the start under `settings`.

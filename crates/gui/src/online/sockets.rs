@@ -79,7 +79,7 @@ pub(super) async fn room_socket(
     if let Some(answer) = online.over_limit(&online.sockets, peer.map(|p| p.0), &headers) {
         return answer;
     }
-    let Some(inputs) = online.rooms.find(&query.game) else {
+    let Some(inputs) = online.rooms.reach(&query.game).await else {
         return error(StatusCode::NOT_FOUND, "no such live game");
     };
     let seat = match query.seat.as_deref().filter(|s| !s.is_empty()) {

@@ -157,3 +157,175 @@ pub async fn expect_update(
         .await
         .unwrap_or_else(|| panic!("the socket closed before a {kind} update"))
 }
+
+/// `gogo-gui --online` on `db` and `port`, once it answers.
+pub async fn start_binary(db: &std::path::Path, port: u16) -> std::process::Child {
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_gogo-gui"))
+        .args([
+            "--online",
+            "--engine",
+            "/bin/sh",
+            "--port",
+            &port.to_string(),
+            "--db",
+        ])
+        .arg(db)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .is_err()
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "gogo-gui did not start"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    child
+}
+
+/// A PostgreSQL schema of a test's own on the database `GOGO_TEST_POSTGRES` names, made and
+/// migrated as the server would, and dropped with it.
+pub struct Schema {
+    /// The database's URL, which makes the schema the connection's (`--db` takes it).
+    pub url: String,
+    /// The database's URL as given.
+    pub database: String,
+    /// The schema's name.
+    pub name: String,
+}
+
+impl Schema {
+    /// A fresh schema for the test `name`.
+    pub async fn new(name: &str) -> Schema {
+        let database = std::env::var("GOGO_TEST_POSTGRES").expect("GOGO_TEST_POSTGRES");
+        let name = format!("gui{}_{name}", std::process::id());
+        let (at, schema) = (database.clone(), name.clone());
+        tokio::task::spawn_blocking(move || {
+            let mut client = postgres::Client::connect(&at, postgres::NoTls).unwrap();
+            client
+                .batch_execute(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"))
+                .unwrap();
+            drop(gogo_store::PostgresStore::connect(&at, Some(&schema)).unwrap());
+        })
+        .await
+        .unwrap();
+        let separator = if database.contains('?') { '&' } else { '?' };
+        Schema {
+            url: format!("{database}{separator}options=-csearch_path%3D{name}"),
+            database,
+            name,
+        }
+    }
+
+    /// Runs `sql` in the schema; the rows' first columns, as text.
+    pub async fn query(&self, sql: &str) -> Vec<String> {
+        let (url, sql) = (self.url.clone(), sql.to_string());
+        tokio::task::spawn_blocking(move || {
+            let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+            client
+                .query(sql.as_str(), &[])
+                .unwrap()
+                .iter()
+                .map(|row| row.get::<_, String>(0))
+                .collect()
+        })
+        .await
+        .unwrap()
+    }
+}
+
+impl Drop for Schema {
+    /// On a thread of its own: the client cannot block on the test's runtime.
+    fn drop(&mut self) {
+        let (database, name) = (self.database.clone(), self.name.clone());
+        let _ = std::thread::spawn(move || {
+            if let Ok(mut client) = postgres::Client::connect(&database, postgres::NoTls) {
+                let _ = client.batch_execute(&format!("DROP SCHEMA IF EXISTS {name} CASCADE"));
+            }
+        })
+        .join();
+    }
+}
+
+/// An HTTP call (on a blocking thread): its status and JSON body.
+pub async fn call(
+    address: SocketAddr,
+    method: &str,
+    path: &str,
+    key: &str,
+    body: Option<serde_json::Value>,
+) -> (u16, serde_json::Value) {
+    let url = format!("http://{address}{path}");
+    let method = method.to_string();
+    let key = key.to_string();
+    tokio::task::spawn_blocking(move || {
+        let mut request = ureq::request(&method, &url);
+        if !key.is_empty() {
+            request = request.set("Authorization", &format!("Bearer {key}"));
+        }
+        let answer = match body {
+            Some(body) => request.send_json(body),
+            None => request.call(),
+        };
+        let response = match answer {
+            Ok(r) => r,
+            Err(ureq::Error::Status(_, r)) => r,
+            Err(e) => panic!("{e}"),
+        };
+        let status = response.status();
+        (
+            status,
+            response.into_json().unwrap_or(serde_json::Value::Null),
+        )
+    })
+    .await
+    .unwrap()
+}
+
+/// A new player: their key and id.
+pub async fn player(address: SocketAddr, name: &str) -> (String, String) {
+    let (status, body) = call(
+        address,
+        "POST",
+        "/api/token",
+        "",
+        Some(serde_json::json!({"name": name})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    (
+        body["token"].as_str().unwrap().into(),
+        body["id"].as_str().unwrap().into(),
+    )
+}
+
+/// A page that comes back to its room at `url` as the online page does: again and again
+/// until the room answers (on PostgreSQL a restarted server takes a game up once the dead
+/// process's lease has lapsed), within 20 s; the page and its first view.
+pub async fn come_back(url: &str) -> (Page, serde_json::Value) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        if let Ok((mut page, _)) = tokio_tungstenite::connect_async(url).await {
+            if let Some(view) = next_update(
+                &mut page,
+                "room",
+                std::time::Duration::from_secs(20),
+                |_| true,
+            )
+            .await
+            {
+                return (page, view);
+            }
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{url}: no room in 20 s"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    }
+}

