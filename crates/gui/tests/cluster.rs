@@ -211,3 +211,84 @@ async fn a_game_between_pages_on_two_processes_reaches_everyone_once_in_order() 
     assert_eq!(holders.len(), 2);
     assert_eq!(holders[0], holders[1], "both held by process 1");
 }
+
+/// The same seat asks for two different moves for one ply, one through each process at
+/// the same instant, ply after ply of several games: each time exactly one is played and
+/// the other page is told the ply is taken; no page sees a ply twice; the database holds
+/// the moves played.
+#[cfg_attr(
+    not(has_postgres),
+    ignore = "no PostgreSQL: set GOGO_TEST_POSTGRES to a database URL (.ci/run does)"
+)]
+#[tokio::test(flavor = "multi_thread")]
+async fn a_seat_racing_two_moves_through_both_processes_gets_exactly_one() {
+    const GAMES: usize = 4;
+    const PLIES: usize = 12;
+    let schema = Schema::new("race").await;
+    let processes = [Process::start(&schema).await, Process::start(&schema).await];
+    let addresses = [processes[0].address, processes[1].address];
+    let mut races = 0;
+    for n in 0..GAMES {
+        // Held by one process, then by the other.
+        let (host, guest) = (addresses[n % 2], addresses[(n + 1) % 2]);
+        let (game, seats) = table(host, guest, json!({"color": "sente"})).await;
+        // Each seat has a page on each process; every page watches every ply.
+        let mut pages = Vec::new();
+        let mut legal = Vec::new();
+        for seat in &seats {
+            for address in addresses {
+                let mut page = Watched::open(address, &game, seat).await;
+                let view = page.until("room", |v| v["status"] == "playing").await;
+                legal = view["legal"].as_array().unwrap().clone();
+                pages.push(page);
+            }
+        }
+        let mut played = Vec::new();
+        for ply in 0..PLIES {
+            if legal.len() < 2 {
+                break;
+            }
+            // Which process gets which move changes from ply to ply.
+            let (a, b) = (legal[ply % 2].clone(), legal[(ply + 1) % 2].clone());
+            let mover = 2 * (ply % 2);
+            let (first, second) = pages[mover..mover + 2].split_at_mut(1);
+            tokio::join!(
+                send(
+                    &mut first[0].page,
+                    json!({"type": "move", "ply": ply, "usi": a})
+                ),
+                send(
+                    &mut second[0].page,
+                    json!({"type": "move", "ply": ply, "usi": b})
+                )
+            );
+            let mut event = Value::Null;
+            for page in &mut pages {
+                event = page.until("event", moved(ply)).await;
+            }
+            let usi = event["event"]["usi"].clone();
+            assert!(usi == a || usi == b, "{event}");
+            let loser = if usi == a { mover + 1 } else { mover };
+            let refused = pages[loser].until("refused", |_| true).await;
+            assert!(
+                refused["message"].as_str().unwrap().contains("ply"),
+                "{refused}"
+            );
+            played.push(usi.as_str().unwrap().to_string());
+            legal = event["legal"].as_array().unwrap().clone();
+            races += 1;
+        }
+        for page in &pages {
+            let (numbers, moves) = page.events();
+            assert_eq!(moves, played, "{:?}", page.seen);
+            assert!(numbers.windows(2).all(|w| w[1] == w[0] + 1), "{numbers:?}");
+        }
+        let stored = schema
+            .query(&format!(
+                "SELECT usi FROM moves WHERE game_id = '{game}' ORDER BY ply"
+            ))
+            .await;
+        assert_eq!(stored, played);
+    }
+    assert!(races >= GAMES * 6, "only {races} races");
+}
