@@ -106,7 +106,7 @@ async fn start_online(
     let rooms = Rooms::new(store, Default::default(), Some(cpu));
     match postgres {
         Some(url) => {
-            let cluster = Cluster::start(url, &rooms);
+            let cluster = Cluster::start(url, &rooms).await?;
             eprintln!(
                 "gogo-gui: online play, process {} of those on this database",
                 cluster.me()

@@ -8,6 +8,7 @@
 mod common;
 
 use common::{call, expect_update as next, free_port, player, send_json as send};
+use common::{post_form, read_stream};
 use common::{start_binary, Page, Schema};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
@@ -291,4 +292,131 @@ async fn a_seat_racing_two_moves_through_both_processes_gets_exactly_one() {
         assert_eq!(stored, played);
     }
     assert!(races >= GAMES * 6, "only {races} races");
+}
+
+/// The lobby, challenges, event streams and the Board API across processes: a room opened
+/// on one process is in the other's lobby; a challenge made on one is told on the
+/// challenged player's stream on the other, and to a stream opened later anywhere; it is
+/// accepted there, both streams hear the game start, and a script plays it through the
+/// other process.
+#[cfg_attr(
+    not(has_postgres),
+    ignore = "no PostgreSQL: set GOGO_TEST_POSTGRES to a database URL (.ci/run does)"
+)]
+#[tokio::test(flavor = "multi_thread")]
+async fn the_lobby_challenges_and_the_api_work_across_processes() {
+    let schema = Schema::new("api").await;
+    let one = Process::start(&schema).await;
+    let two = Process::start(&schema).await;
+    let (alice, _) = player(one.address, "alice").await;
+    let (bob, bob_id) = player(two.address, "bob").await;
+    let next_of = |events: &std::sync::mpsc::Receiver<Value>| {
+        events
+            .recv_timeout(Duration::from_secs(10))
+            .expect("an event in time")
+    };
+    let (tx, bob_events) = std::sync::mpsc::channel();
+    read_stream(two.address, "/api/stream/event".into(), bob.clone(), tx);
+    let (tx, alice_events) = std::sync::mpsc::channel();
+    read_stream(one.address, "/api/stream/event".into(), alice.clone(), tx);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+
+    // A room opened on process 1 is in process 2's lobby.
+    let (status, room) = call(
+        one.address,
+        "POST",
+        "/online/rooms",
+        &alice,
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(status, 200, "{room}");
+    let listed = |lobby: &Value| {
+        lobby["waiting"].as_array().is_some_and(|w| {
+            w.iter()
+                .any(|r| r["id"] == room["id"] && r["host"] == "alice")
+        })
+    };
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        let (_, lobby) = call(two.address, "GET", "/online/lobby", "", None).await;
+        if listed(&lobby) {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "not listed: {lobby}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    // A challenge made on process 1, told on bob's stream on process 2.
+    let form = &[
+        ("clock.limit", "180"),
+        ("clock.increment", "2"),
+        ("color", "sente"),
+    ];
+    let (status, made) = post_form(
+        one.address,
+        &format!("/api/challenge/{bob_id}"),
+        &alice,
+        form,
+    )
+    .await;
+    assert_eq!(status, 200, "{made}");
+    let id = made["challenge"]["id"].as_str().unwrap().to_string();
+    let told = next_of(&bob_events);
+    assert_eq!(told["type"], "challenge", "{told}");
+    assert_eq!(told["challenge"]["id"], id.as_str());
+    assert_eq!(told["challenge"]["challenger"]["name"], "alice");
+    // A stream opened later on process 1 begins with it.
+    let (tx, late_events) = std::sync::mpsc::channel();
+    read_stream(one.address, "/api/stream/event".into(), bob.clone(), tx);
+    let waiting = next_of(&late_events);
+    assert_eq!(waiting["challenge"]["id"], id.as_str(), "{waiting}");
+    // Accepted on process 2: both hear the game start.
+    let accept = format!("/api/challenge/{id}/accept");
+    let (status, answer) = post_form(two.address, &accept, &bob, &[]).await;
+    assert_eq!(status, 200, "{answer}");
+    for events in [&bob_events, &alice_events] {
+        let start = next_of(events);
+        assert_eq!(start["type"], "gameStart", "{start}");
+        assert_eq!(start["game"]["id"], id.as_str());
+    }
+    let (_, playing) = call(two.address, "GET", "/api/account/playing", &alice, None).await;
+    assert_eq!(playing["nowPlaying"][0]["gameId"], id.as_str(), "{playing}");
+    assert_eq!(playing["nowPlaying"][0]["color"], "sente");
+
+    // Bob's script follows and plays the game through process 2, alice's through 1.
+    let (tx, bob_game) = std::sync::mpsc::channel();
+    read_stream(
+        two.address,
+        format!("/api/board/game/stream/{id}"),
+        bob.clone(),
+        tx,
+    );
+    assert_eq!(next_of(&bob_game)["type"], "gameFull");
+    for (ply, usi) in OPENING.iter().enumerate() {
+        let (address, key) = if ply % 2 == 0 {
+            (one.address, &alice)
+        } else {
+            (two.address, &bob)
+        };
+        let path = format!("/api/board/game/{id}/move/{usi}");
+        let (status, body) = call(address, "POST", &path, key, None).await;
+        assert_eq!(status, 200, "ply {ply}: {body}");
+        let state = next_of(&bob_game);
+        assert_eq!(state["moves"], OPENING[..=ply].join(" "), "{state}");
+    }
+    let (status, _) = call(
+        two.address,
+        "POST",
+        &format!("/api/board/game/{id}/resign"),
+        &bob,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    let end = next_of(&bob_game);
+    assert_eq!(
+        (end["status"].clone(), end["winner"].clone()),
+        (json!("resign"), json!("sente"))
+    );
 }

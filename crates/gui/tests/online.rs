@@ -53,7 +53,7 @@ async fn socket(address: SocketAddr, game: &str, seat: &str) -> Socket {
     tokio_tungstenite::connect_async(url).await.unwrap().0
 }
 
-use common::{call, player};
+use common::{call, player, post_form, read_stream};
 use common::{expect_update as next, free_port, send_json as send, start_binary};
 
 fn moved(ply: usize) -> impl Fn(&Value) -> bool {
@@ -932,32 +932,6 @@ async fn a_visitor_solves_puzzles() {
     assert_eq!(status, 400);
 }
 
-/// The stream of a game through the API, read on a blocking thread: its lines as JSON,
-/// empty keep-alive lines skipped, sent down `lines`.
-fn read_stream(
-    address: SocketAddr,
-    path: String,
-    key: String,
-    lines: std::sync::mpsc::Sender<Value>,
-) {
-    use std::io::BufRead;
-    std::thread::spawn(move || {
-        let response = ureq::get(&format!("http://{address}{path}"))
-            .set("Authorization", &format!("Bearer {key}"))
-            .call()
-            .unwrap();
-        for line in std::io::BufReader::new(response.into_reader()).lines() {
-            let Ok(line) = line else { break };
-            if line.trim().is_empty() {
-                continue;
-            }
-            if lines.send(serde_json::from_str(&line).unwrap()).is_err() {
-                break;
-            }
-        }
-    });
-}
-
 /// Issue 55, item 7: a game played by two scripts through the API in lishogi's shape: the
 /// game's NDJSON stream (`gameFull`, then `gameState` lines), moves, a refused move, another
 /// player's stream refused, the game in `/api/account/playing`, and a resignation.
@@ -1079,32 +1053,6 @@ async fn scripts_play_a_game_through_the_board_api() {
     let (_, account) = call(address, "GET", "/api/account", &t.keys[0], None).await;
     assert_eq!(account["title"], "BOT", "{account}");
     assert_eq!(account["username"], "alice");
-}
-
-/// A form POST (as lishogi's challenge takes its settings) with a bearer key.
-async fn post_form(
-    address: SocketAddr,
-    path: &str,
-    key: &str,
-    form: &'static [(&'static str, &'static str)],
-) -> (u16, Value) {
-    let (url, key) = (format!("http://{address}{path}"), key.to_string());
-    tokio::task::spawn_blocking(move || {
-        let answer = ureq::post(&url)
-            .set("Authorization", &format!("Bearer {key}"))
-            .send_form(form);
-        let response = match answer {
-            Ok(r) => r,
-            Err(ureq::Error::Status(_, r)) => r,
-            Err(e) => panic!("{e}"),
-        };
-        (
-            response.status(),
-            response.into_json().unwrap_or(Value::Null),
-        )
-    })
-    .await
-    .unwrap()
 }
 
 /// Issue 55, item 7: challenges and the event stream in lishogi's shape, as Lishogi-Bot

@@ -106,6 +106,16 @@ impl PostgresStore {
             .collect()
     }
 
+    /// The schema the tables are in (several sites may share one database, each in its
+    /// schema; their processes must not hear each other).
+    pub fn schema_name(&self) -> Result<String, StoreError> {
+        Ok(self
+            .db
+            .borrow_mut()
+            .query_one("SELECT current_schema()", &[])?
+            .try_get(0)?)
+    }
+
     /// Lets go of every lease `holder` has (a process that drains): others may take the
     /// games up at once.
     pub fn release_leases(&mut self, holder: &str) -> Result<(), StoreError> {
@@ -140,21 +150,25 @@ fn check_channel(channel: &str) -> Result<(), StoreError> {
 /// a longer message).
 pub const MAX_NOTIFICATION: usize = 7_900;
 
-/// Listens on one channel of the bus: its own connection, which does nothing else.
+/// Listens on channels of the bus: its own connection, which does nothing else.
 pub struct Listener {
     client: Client,
 }
 
 impl Listener {
-    /// Connects to `url` and listens on `channel`.
-    pub fn connect(url: &str, channel: &str) -> Result<Listener, StoreError> {
-        check_channel(channel)?;
+    /// Connects to `url` and listens on `channels`.
+    pub fn connect(url: &str, channels: &[&str]) -> Result<Listener, StoreError> {
+        for channel in channels {
+            check_channel(channel)?;
+        }
         let mut client = Client::connect(url, NoTls)?;
-        client.batch_execute(&format!("LISTEN \"{channel}\""))?;
+        for channel in channels {
+            client.batch_execute(&format!("LISTEN \"{channel}\""))?;
+        }
         Ok(Listener { client })
     }
 
-    /// The payloads sent on the channel, in the order they were committed: those waiting,
+    /// The payloads sent on the channels, in the order they were committed: those waiting,
     /// or the first to come within `timeout` with any that came with it (none: empty).
     pub fn wait(&mut self, timeout: Duration) -> Result<Vec<String>, StoreError> {
         let mut payloads = Vec::new();
@@ -209,5 +223,79 @@ impl Notifier {
             &[&channels, &payloads],
         )?;
         Ok(())
+    }
+}
+
+/// A live game that waits for a player (a room in the lobby, a challenge), as the processes
+/// list it from the database.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpenGame {
+    /// Its public id.
+    pub id: String,
+    /// When it was made.
+    pub created_ms: u64,
+    /// Its settings, as the server wrote them.
+    pub settings: String,
+    /// Sente's and Gote's player ids, where seated.
+    pub players: [Option<String>; 2],
+    /// The seated player's name, as typed.
+    pub host: String,
+    /// The seated player's rating.
+    pub rating: f64,
+}
+
+impl PostgresStore {
+    /// The live games with one player and no move, oldest first, at most `limit`: rooms
+    /// waiting for a second player and challenges waiting for an answer (a game against
+    /// the CPU, whose seat has no player, is among them until its first move).
+    pub fn open_games(&self, limit: usize) -> Result<Vec<OpenGame>, StoreError> {
+        let rows = self.db.borrow_mut().query(
+            "SELECT g.id, g.created_ms, g.settings, g.sente_player, g.gote_player, p.name,
+                 p.rating
+             FROM games g JOIN players p ON p.id = COALESCE(g.sente_player, g.gote_player)
+             WHERE g.ended_ms IS NULL
+                 AND (g.sente_player IS NULL) <> (g.gote_player IS NULL)
+                 AND NOT EXISTS (SELECT 1 FROM moves m WHERE m.game_id = g.id)
+             ORDER BY g.created_ms, g.serial LIMIT $1",
+            &[&(limit as i64)],
+        )?;
+        rows.iter()
+            .map(|row| {
+                Ok(OpenGame {
+                    id: row.try_get(0)?,
+                    created_ms: row.try_get::<_, i64>(1)? as u64,
+                    settings: row.try_get(2)?,
+                    players: [row.try_get(3)?, row.try_get(4)?],
+                    host: row.try_get(5)?,
+                    rating: row.try_get(6)?,
+                })
+            })
+            .collect()
+    }
+
+    /// The live games being played (both seats filled: by two players, or by one and the
+    /// CPU): how many, and `player`'s among them (each id and whether they are Sente),
+    /// oldest first.
+    pub fn games_played(&self, player: &str) -> Result<(usize, Vec<(String, bool)>), StoreError> {
+        let mut db = self.db.borrow_mut();
+        const PLAYED: &str = "g.ended_ms IS NULL
+            AND (g.sente_player IS NOT NULL OR g.sente_name <> '')
+            AND (g.gote_player IS NOT NULL OR g.gote_name <> '')";
+        let count: i64 = db
+            .query_one(&format!("SELECT COUNT(*) FROM games g WHERE {PLAYED}"), &[])?
+            .try_get(0)?;
+        let rows = db.query(
+            &format!(
+                "SELECT g.id, g.sente_player = $1 AND g.sente_player IS NOT NULL FROM games g
+                 WHERE {PLAYED} AND (g.sente_player = $1 OR g.gote_player = $1)
+                 ORDER BY g.created_ms, g.serial"
+            ),
+            &[&player],
+        )?;
+        let games = rows
+            .iter()
+            .map(|row| Ok((row.try_get(0)?, row.try_get(1)?)))
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        Ok((count as usize, games))
     }
 }

@@ -193,7 +193,7 @@ fn two_processes_claiming_lapsed_games_at_once_never_both_get_one() {
 fn the_bus_carries_each_senders_messages_in_order_and_refuses_bad_channels() {
     let url = std::env::var("GOGO_TEST_POSTGRES").unwrap();
     let channel = format!("test_{}", std::process::id());
-    let mut listener = Listener::connect(&url, &channel).unwrap();
+    let mut listener = Listener::connect(&url, &[&channel]).unwrap();
     let mut notifier = Notifier::connect(&url).unwrap();
     for batch in 0..20 {
         let messages: Vec<(String, String)> = (0..10)
@@ -214,7 +214,7 @@ fn the_bus_carries_each_senders_messages_in_order_and_refuses_bad_channels() {
         .is_empty());
 
     for bad in ["", "Upper", "a\"; DROP TABLE games; --", &"x".repeat(64)] {
-        assert!(Listener::connect(&url, bad).is_err(), "{bad:?}");
+        assert!(Listener::connect(&url, &[bad]).is_err(), "{bad:?}");
         assert!(
             notifier.send(&[(bad.to_string(), "hi".into())]).is_err(),
             "{bad:?}"

@@ -18,6 +18,7 @@ pub(super) async fn playing(State(online): State<Arc<Online>>, Bearer(player): B
     let games: Vec<serde_json::Value> = online
         .rooms
         .playing(&player.id)
+        .await
         .into_iter()
         .map(
             |(id, side)| serde_json::json!({"gameId": id, "fullId": id, "color": Side::from(side)}),

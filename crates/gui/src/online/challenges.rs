@@ -197,11 +197,12 @@ pub(super) async fn events(State(online): State<Arc<Online>>, Bearer(player): Be
     let mut first: Vec<serde_json::Value> = online
         .rooms
         .playing(&player.id)
+        .await
         .into_iter()
         .map(|(id, _)| serde_json::json!({"type": "gameStart", "game": {"id": id, "gameId": id}}))
         .collect();
     let me = who(&player.id, &player.name, player.rating.rating.round());
-    for (id, listing) in online.rooms.challenges_for(&player.id) {
+    for (id, listing) in online.rooms.challenges_for(&player.id).await {
         let Some(side) = [gogo_rules::Color::Sente, gogo_rules::Color::Gote]
             .into_iter()
             .find(|c| listing.players[c.index()].is_some())

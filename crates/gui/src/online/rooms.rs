@@ -133,8 +133,25 @@ impl Rooms {
         self.lobby.subscribe()
     }
 
-    /// The lobby as it is.
+    /// Wakes the lobby's watchers (the lobby of every process changed).
+    pub(super) fn tell_lobby_watchers(&self) {
+        self.lobby.send_modify(|n| *n += 1);
+    }
+
+    /// The lobby changed here: its watchers are told, and (one of several processes) every
+    /// other process.
+    fn lobby_changed(&self) {
+        match self.cluster.get() {
+            Some(cluster) => cluster.lobby_changed(),
+            None => self.tell_lobby_watchers(),
+        }
+    }
+
+    /// The lobby as it is (of every process, if this is one of several).
     pub fn lobby(&self) -> Lobby {
+        if let Some(cluster) = self.cluster.get() {
+            return cluster.lobby();
+        }
         let entries = self.entries.lock().expect("rooms lock");
         let mut waiting: Vec<(u64, LobbyRoom)> = entries
             .iter()
@@ -158,8 +175,23 @@ impl Rooms {
         }
     }
 
-    /// The live games `player` is seated in: each game's id and their side.
-    pub fn playing(&self, player: &str) -> Vec<(String, Color)> {
+    /// The live games `player` is seated in, on every process: each game's id and their
+    /// side.
+    pub async fn playing(&self, player: &str) -> Vec<(String, Color)> {
+        if self.cluster.get().is_some() {
+            let key = player.to_string();
+            let found = self
+                .store
+                .run(move |store| store.leases()?.games_played(&key))
+                .await;
+            return match found {
+                Ok(Ok((_, games))) => games
+                    .into_iter()
+                    .map(|(id, sente)| (id, if sente { Color::Sente } else { Color::Gote }))
+                    .collect(),
+                _ => Vec::new(),
+            };
+        }
         let entries = self.entries.lock().expect("rooms lock");
         let mut games: Vec<(u64, String, Color)> = entries
             .iter()
@@ -175,9 +207,35 @@ impl Rooms {
         games.into_iter().map(|(_, id, side)| (id, side)).collect()
     }
 
-    /// The challenges waiting for `player`'s answer: each room's id and listing, oldest
-    /// first.
-    pub fn challenges_for(&self, player: &str) -> Vec<(String, Listing)> {
+    /// The challenges waiting for `player`'s answer, on every process: each room's id and
+    /// listing, oldest first.
+    pub async fn challenges_for(&self, player: &str) -> Vec<(String, Listing)> {
+        if self.cluster.get().is_some() {
+            let found = self
+                .store
+                .run(|store| store.leases()?.open_games(500))
+                .await;
+            let Ok(Ok(open)) = found else {
+                return Vec::new();
+            };
+            return open
+                .into_iter()
+                .filter_map(|game| {
+                    let settings: RoomSettings = serde_json::from_str(&game.settings).ok()?;
+                    (settings.opponent.as_deref() == Some(player)).then(|| {
+                        let listing = Listing {
+                            host: game.host,
+                            rating: game.rating.round() as u32,
+                            settings,
+                            playing: false,
+                            players: game.players,
+                            private: true,
+                        };
+                        (game.id, listing)
+                    })
+                })
+                .collect();
+        }
         let entries = self.entries.lock().expect("rooms lock");
         let mut waiting: Vec<(u64, String, Listing)> = entries
             .iter()
@@ -189,8 +247,17 @@ impl Rooms {
         waiting.into_iter().map(|(_, id, l)| (id, l)).collect()
     }
 
-    /// Tells `player`'s event streams `event` (none listening: nothing happens).
+    /// Tells `player`'s event streams `event` (none listening: nothing happens), on every
+    /// process.
     pub fn tell(&self, player: &str, event: serde_json::Value) {
+        match self.cluster.get() {
+            Some(cluster) => cluster.tell(player, event),
+            None => self.tell_here(player, event),
+        }
+    }
+
+    /// Tells `player`'s event streams on this process `event`.
+    pub(super) fn tell_here(&self, player: &str, event: serde_json::Value) {
         let _ = self.events.send((player.to_string(), event));
     }
 
@@ -468,7 +535,7 @@ impl Rooms {
                 serial,
             },
         );
-        self.lobby.send_modify(|n| *n += 1);
+        self.lobby_changed();
         let rooms = Arc::clone(self);
         tokio::spawn(async move {
             let watcher = Arc::clone(&rooms);
@@ -486,7 +553,7 @@ impl Rooms {
                 tasks.remove(&id);
             }
             drop(tasks);
-            rooms.lobby.send_modify(|n| *n += 1);
+            rooms.lobby_changed();
         });
     }
 
@@ -509,7 +576,7 @@ impl Rooms {
         };
         drop(entries);
         if changed {
-            self.lobby.send_modify(|n| *n += 1);
+            self.lobby_changed();
         }
     }
 

@@ -329,3 +329,55 @@ pub async fn come_back(url: &str) -> (Page, serde_json::Value) {
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     }
 }
+
+/// The stream of a game through the API, read on a blocking thread: its lines as JSON,
+/// empty keep-alive lines skipped, sent down `lines`.
+pub fn read_stream(
+    address: SocketAddr,
+    path: String,
+    key: String,
+    lines: std::sync::mpsc::Sender<serde_json::Value>,
+) {
+    use std::io::BufRead;
+    std::thread::spawn(move || {
+        let response = ureq::get(&format!("http://{address}{path}"))
+            .set("Authorization", &format!("Bearer {key}"))
+            .call()
+            .unwrap();
+        for line in std::io::BufReader::new(response.into_reader()).lines() {
+            let Ok(line) = line else { break };
+            if line.trim().is_empty() {
+                continue;
+            }
+            if lines.send(serde_json::from_str(&line).unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+}
+
+/// A form POST (as lishogi's challenge takes its settings) with a bearer key.
+pub async fn post_form(
+    address: SocketAddr,
+    path: &str,
+    key: &str,
+    form: &'static [(&'static str, &'static str)],
+) -> (u16, serde_json::Value) {
+    let (url, key) = (format!("http://{address}{path}"), key.to_string());
+    tokio::task::spawn_blocking(move || {
+        let answer = ureq::post(&url)
+            .set("Authorization", &format!("Bearer {key}"))
+            .send_form(form);
+        let response = match answer {
+            Ok(r) => r,
+            Err(ureq::Error::Status(_, r)) => r,
+            Err(e) => panic!("{e}"),
+        };
+        (
+            response.status(),
+            response.into_json().unwrap_or(serde_json::Value::Null),
+        )
+    })
+    .await
+    .unwrap()
+}

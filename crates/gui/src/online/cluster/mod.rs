@@ -14,7 +14,7 @@ mod wire;
 
 use super::protocol::RoomUpdate;
 use super::room::{RoomInput, Who, PAGE_UPDATES};
-use super::rooms::Rooms;
+use super::rooms::{Lobby, LobbyRoom, Rooms};
 use crate::messages::Side;
 use gogo_store::StoreError;
 use std::collections::{HashMap, HashSet};
@@ -69,9 +69,15 @@ struct RemotePage {
 pub struct Cluster {
     /// This process's id: its channel on the bus, and the holder named in its leases.
     me: String,
+    /// Every process's channel (of the processes on this database's schema).
+    all: String,
     outbox: std::sync::mpsc::Sender<(String, Wire)>,
     relays: Mutex<Relays>,
     serials: AtomicU64,
+    /// The lobby of every process, as the database has it.
+    lobby: Mutex<Lobby>,
+    /// Tells the lobby's keeper to read it again.
+    lobby_stale: tokio::sync::Notify,
 }
 
 impl std::fmt::Debug for Cluster {
@@ -82,8 +88,23 @@ impl std::fmt::Debug for Cluster {
 
 impl Cluster {
     /// Joins the processes on the PostgreSQL database at `url` that `rooms` stores in:
-    /// starts the bus and the lease keeper (which takes up games no one holds).
-    pub fn start(url: &str, rooms: &Arc<Rooms>) -> Arc<Cluster> {
+    /// starts the bus, the lease keeper (which takes up games no one holds) and the lobby's
+    /// keeper.
+    pub async fn start(url: &str, rooms: &Arc<Rooms>) -> Result<Arc<Cluster>, String> {
+        let schema = rooms
+            .store()
+            .run(|store| store.leases()?.schema_name())
+            .await
+            .map_err(|e| e.to_string())?
+            .map_err(|e| e.to_string())?;
+        let mut all: String = format!("gogo_all_{schema}")
+            .chars()
+            .map(|c| match c.to_ascii_lowercase() {
+                c @ ('a'..='z' | '0'..='9' | '_') => c,
+                _ => '_',
+            })
+            .collect();
+        all.truncate(63);
         let mut bytes = [0u8; 8];
         getrandom::fill(&mut bytes).expect("random bytes");
         let me = format!(
@@ -93,15 +114,79 @@ impl Cluster {
         let cluster = Arc::new(Cluster {
             outbox: wire::start_sender(url.to_string(), me.clone()),
             me: me.clone(),
+            all: all.clone(),
             relays: Mutex::default(),
             serials: AtomicU64::new(0),
+            lobby: Mutex::default(),
+            lobby_stale: tokio::sync::Notify::new(),
         });
         let (heard_tx, heard) = mpsc::channel(4096);
-        wire::start_listener(url.to_string(), me, heard_tx);
+        wire::start_listener(url.to_string(), me, all, heard_tx);
         rooms.set_cluster(Arc::clone(&cluster));
+        // The lobby is read at once, then as it changes.
+        cluster.lobby_stale.notify_one();
         tokio::spawn(Arc::clone(&cluster).dispatch(Arc::downgrade(rooms), heard));
         tokio::spawn(Arc::clone(&cluster).keep_leases(Arc::downgrade(rooms)));
-        cluster
+        tokio::spawn(Arc::clone(&cluster).keep_lobby(Arc::downgrade(rooms)));
+        Ok(cluster)
+    }
+
+    /// Tells every process (this one too) that the lobby changed.
+    pub(super) fn lobby_changed(&self) {
+        self.send(&self.all, Wire::Lobby);
+    }
+
+    /// Tells `player`'s event streams on every process `event`.
+    pub(super) fn tell(&self, player: &str, event: serde_json::Value) {
+        let player = player.to_string();
+        self.send(&self.all, Wire::Tell { player, event });
+    }
+
+    /// The lobby of every process.
+    pub(super) fn lobby(&self) -> Lobby {
+        self.lobby.lock().expect("lobby lock").clone()
+    }
+
+    /// Reads the lobby from the database whenever a process says it changed (at most five
+    /// times a second), and every five seconds whatever is said.
+    async fn keep_lobby(self: Arc<Self>, rooms: Weak<Rooms>) {
+        loop {
+            let _ = tokio::time::timeout(Duration::from_secs(5), self.lobby_stale.notified()).await;
+            let Some(rooms) = rooms.upgrade() else {
+                return;
+            };
+            let read = rooms
+                .store()
+                .run(|store| -> Result<_, StoreError> {
+                    let leases = store.leases()?;
+                    Ok((leases.open_games(500)?, leases.games_played("")?.0))
+                })
+                .await;
+            match read {
+                Ok(Ok((open, playing))) => {
+                    let waiting = open
+                        .into_iter()
+                        .filter_map(|game| {
+                            let settings: super::protocol::RoomSettings =
+                                serde_json::from_str(&game.settings).ok()?;
+                            let private =
+                                settings.opponent.is_some() || settings.cpu_opponent.is_some();
+                            (!private).then(|| LobbyRoom {
+                                id: game.id,
+                                host: game.host,
+                                rating: game.rating.round() as u32,
+                                settings,
+                            })
+                        })
+                        .collect();
+                    *self.lobby.lock().expect("lobby lock") = Lobby { waiting, playing };
+                    rooms.tell_lobby_watchers();
+                }
+                Ok(Err(e)) => log::error!("the lobby: {e}"),
+                Err(e) => log::error!("the lobby: {e}"),
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
     }
 
     /// This process's id.
@@ -459,6 +544,8 @@ impl Cluster {
             Wire::Alive { from } => {
                 self.relays().heard.insert(from, Instant::now());
             }
+            Wire::Lobby => self.lobby_stale.notify_one(),
+            Wire::Tell { player, event } => rooms.tell_here(&player, event),
             Wire::Update {
                 game,
                 from,

@@ -73,6 +73,13 @@ pub(super) enum Wire {
     },
     /// `from` still has pages attached to rooms here.
     Alive { from: String },
+    /// To every process: the lobby changed (rooms opened, taken, closed).
+    Lobby,
+    /// To every process: tell `player`'s event streams `event`.
+    Tell {
+        player: String,
+        event: serde_json::Value,
+    },
     /// An update of room `game` (held by `from`) for page `conn` there.
     Update {
         game: String,
@@ -224,14 +231,15 @@ pub(super) enum Heard {
     Gap,
 }
 
-/// Starts the thread that listens on this process's channel `me`.
-pub(super) fn start_listener(url: String, me: String, heard: mpsc::Sender<Heard>) {
+/// Starts the thread that listens on this process's channel `me` and on `all`, every
+/// process's.
+pub(super) fn start_listener(url: String, me: String, all: String, heard: mpsc::Sender<Heard>) {
     std::thread::Builder::new()
         .name("gogo-bus-in".into())
         .spawn(move || {
             let mut assembler = Assembler::default();
             loop {
-                let mut listener = match Listener::connect(&url, &me) {
+                let mut listener = match Listener::connect(&url, &[&me, &all]) {
                     Ok(l) => l,
                     Err(e) => {
                         log::error!("bus: cannot listen: {e}");
