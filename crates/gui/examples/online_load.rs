@@ -128,7 +128,7 @@ async fn post_once(
 
 /// Both players' pages back in their seats, once the server answers again.
 async fn reopen(
-    base: &str,
+    bases: &[String; 2],
     game: &str,
     seats: [&str; 2],
     from: &[String; 2],
@@ -137,8 +137,8 @@ async fn reopen(
     loop {
         let opened = async {
             Ok::<_, String>([
-                open(base, game, seats[0], &from[0]).await?,
-                open(base, game, seats[1], &from[1]).await?,
+                open(&bases[0], game, seats[0], &from[0]).await?,
+                open(&bases[1], game, seats[1], &from[1]).await?,
             ])
         }
         .await;
@@ -169,8 +169,14 @@ async fn open(base: &str, game: &str, seat: &str, from: &str) -> Result<Socket, 
     )
 }
 
-/// One pair of players: games one after another until `deadline`.
-async fn pair(base: String, n: u64, deadline: Instant, totals: Arc<Totals>) -> Result<(), String> {
+/// One pair of players, each on the server at its base URL (the host's makes the rooms):
+/// games one after another until `deadline`.
+async fn pair(
+    bases: [String; 2],
+    n: u64,
+    deadline: Instant,
+    totals: Arc<Totals>,
+) -> Result<(), String> {
     let from = [
         format!("10.{}.{}.1", (n >> 8) & 255, n & 255),
         format!("10.{}.{}.2", (n >> 8) & 255, n & 255),
@@ -178,7 +184,7 @@ async fn pair(base: String, n: u64, deadline: Instant, totals: Arc<Totals>) -> R
     let mut keys = Vec::new();
     for (i, address) in from.iter().enumerate() {
         let made = post(
-            &base,
+            &bases[i],
             "/api/token",
             None,
             address,
@@ -191,10 +197,17 @@ async fn pair(base: String, n: u64, deadline: Instant, totals: Arc<Totals>) -> R
     while Instant::now() < deadline {
         let settings = json!({"color": "sente", "rated": true,
             "clock": {"kind": "fischer", "main_ms": 600000, "increment_ms": 0}});
-        let room = post(&base, "/online/rooms", Some(&keys[0]), &from[0], settings).await?;
+        let room = post(
+            &bases[0],
+            "/online/rooms",
+            Some(&keys[0]),
+            &from[0],
+            settings,
+        )
+        .await?;
         let game = room["id"].as_str().ok_or("no room")?.to_string();
         let joined = post(
-            &base,
+            &bases[1],
             &format!("/online/rooms/{game}/join"),
             Some(&keys[1]),
             &from[1],
@@ -206,8 +219,8 @@ async fn pair(base: String, n: u64, deadline: Instant, totals: Arc<Totals>) -> R
             joined["seat"].as_str().unwrap_or(""),
         ];
         let mut sockets = [
-            open(&base, &game, seats[0], &from[0]).await?,
-            open(&base, &game, seats[1], &from[1]).await?,
+            open(&bases[0], &game, seats[0], &from[0]).await?,
+            open(&bases[1], &game, seats[1], &from[1]).await?,
         ];
         let mut acked = Vec::new();
         let acked = loop {
@@ -217,7 +230,7 @@ async fn pair(base: String, n: u64, deadline: Instant, totals: Arc<Totals>) -> R
                 Played::Closed => {
                     let away = Instant::now();
                     totals.reconnects.fetch_add(1, Ordering::Relaxed);
-                    sockets = reopen(&base, &game, seats, &from).await?;
+                    sockets = reopen(&bases, &game, seats, &from).await?;
                     let ms = away.elapsed().as_millis() as u64;
                     totals.away_ms.lock().unwrap().push(ms);
                 }
@@ -407,36 +420,96 @@ fn server_usage(pid: u32) -> (f64, u64, u64) {
     (ticks / 100.0, kb("VmRSS"), kb("VmHWM"))
 }
 
+/// PostgreSQL's own cost, when the store is there: the CPU seconds of all its processes so
+/// far (those that ended count in their parent's), the WAL written so far (bytes), and the
+/// schema's size (bytes).
+fn postgres_usage(url: &str) -> (f64, u64, u64) {
+    let mut ticks = 0.0;
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let path = entry.path();
+        let comm = std::fs::read_to_string(path.join("comm")).unwrap_or_default();
+        if comm.trim() != "postgres" {
+            continue;
+        }
+        let stat = std::fs::read_to_string(path.join("stat")).unwrap_or_default();
+        let fields: Vec<f64> = stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .map(|f| f.parse().unwrap_or(0.0))
+            .collect();
+        // utime, stime, cutime, cstime.
+        ticks += fields.get(11..15).map_or(0.0, |f| f.iter().sum());
+    }
+    let Ok(mut client) = postgres::Client::connect(url, postgres::NoTls) else {
+        return (ticks / 100.0, 0, 0);
+    };
+    let number = |client: &mut postgres::Client, sql: &str| -> u64 {
+        client
+            .query_one(sql, &[])
+            .ok()
+            .and_then(|row| row.try_get::<_, i64>(0).ok())
+            .unwrap_or(0) as u64
+    };
+    let wal = number(
+        &mut client,
+        "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint",
+    );
+    let size = number(
+        &mut client,
+        "SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class c
+         JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE n.nspname = current_schema() AND c.relkind = 'r'",
+    );
+    (ticks / 100.0, wal, size)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [base, games, seconds, pid, db] = &args[..] else {
-        eprintln!("usage: online_load URL GAMES SECONDS PID DB");
+        eprintln!("usage: online_load URL[,URL...] GAMES SECONDS PID[,PID...] DB");
         std::process::exit(2);
     };
+    // Several servers (processes on one PostgreSQL): each game's two players on two of
+    // them, so that every update of the game crosses from one process to the other.
+    let urls: Vec<String> = base.split(',').map(str::to_string).collect();
+    let postgres = db.starts_with("postgres://") || db.starts_with("postgresql://");
     let games: u64 = games.parse().expect("GAMES");
     let seconds: u64 = seconds.parse().expect("SECONDS");
-    // A number, or a file that holds it (the server may be started again during the run).
-    let pid_now = || -> u32 {
-        pid.parse()
-            .ok()
-            .or_else(|| std::fs::read_to_string(pid).ok()?.trim().parse().ok())
-            .expect("PID: a number, or a file holding one")
+    // Each a number, or a file that holds it (a server may be started again during the
+    // run).
+    let pids_now = || -> Vec<u32> {
+        pid.split(',')
+            .map(|pid| {
+                pid.parse()
+                    .ok()
+                    .or_else(|| std::fs::read_to_string(pid).ok()?.trim().parse().ok())
+                    .expect("PID: a number, or a file holding one")
+            })
+            .collect()
     };
-    let first_pid = pid_now();
+    let first_pids = pids_now();
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let totals = Arc::new(Totals {
         started: Some(Instant::now()),
         ..Totals::default()
     });
-    let (cpu_before, _, _) = server_usage(first_pid);
+    let before: Vec<(f64, u64, u64)> = first_pids.iter().map(|p| server_usage(*p)).collect();
+    let database_before = postgres.then(|| postgres_usage(db));
     let started = std::time::Instant::now();
     runtime.block_on(async {
         let deadline = Instant::now() + Duration::from_secs(seconds);
         let mut tasks = Vec::new();
         for n in 0..games {
-            let (base, totals) = (base.clone(), Arc::clone(&totals));
+            let k = urls.len() as u64;
+            let bases = [
+                urls[(n % k) as usize].clone(),
+                urls[((n + 1) % k) as usize].clone(),
+            ];
+            let totals = Arc::clone(&totals);
             tasks.push(tokio::spawn(async move {
-                if let Err(e) = pair(base, n, deadline, Arc::clone(&totals)).await {
+                if let Err(e) = pair(bases, n, deadline, Arc::clone(&totals)).await {
                     totals.errors.lock().unwrap().push(e);
                 }
             }));
@@ -446,20 +519,28 @@ fn main() {
         }
     });
     let wall = started.elapsed().as_secs_f64();
-    let last_pid = pid_now();
-    let (cpu_after, rss, peak) = server_usage(last_pid);
-    // A server started again during the run: its own CPU since it started.
-    let cpu_before = if last_pid == first_pid {
-        cpu_before
-    } else {
-        0.0
-    };
+    let last_pids = pids_now();
+    let mut cpu = 0.0;
+    let (mut rss, mut peak) = (0, 0);
+    for (i, pid) in last_pids.iter().enumerate() {
+        let (after, now, most) = server_usage(*pid);
+        // A server started again during the run: its own CPU since it started.
+        let since = if first_pids.get(i) == Some(pid) {
+            before[i].0
+        } else {
+            0.0
+        };
+        cpu += after - since;
+        rss += now;
+        peak += most;
+    }
+    let database_after = postgres.then(|| postgres_usage(db));
     drop(std::mem::take(&mut *totals.open.lock().unwrap()));
     let records = std::mem::take(&mut *totals.records.lock().unwrap());
     // Every game as stored, against what its players saw acknowledged.
     let mut mismatched = 0;
     for (game, acked) in &records {
-        let stored: Value = ureq::get(&format!("{base}/online/games/{game}"))
+        let stored: Value = ureq::get(&format!("{}/online/games/{game}", urls[0]))
             .call()
             .ok()
             .and_then(|r| r.into_json().ok())
@@ -468,23 +549,38 @@ fn main() {
             mismatched += 1;
         }
     }
-    let bytes: u64 = ["", "-wal"]
-        .iter()
-        .filter_map(|s| std::fs::metadata(format!("{db}{s}")).ok())
-        .map(|m| m.len())
-        .sum();
+    let moves = totals.moves.load(Ordering::Relaxed);
+    let (bytes, database) = match (database_before, database_after) {
+        (Some((cpu0, wal0, _)), Some((cpu1, wal1, size))) => (
+            size,
+            format!(
+                "PostgreSQL CPU {:.0}% of a core, {:.2} ms and {:.0} B of WAL a move",
+                100.0 * (cpu1 - cpu0) / wall,
+                1000.0 * (cpu1 - cpu0) / moves.max(1) as f64,
+                wal1.saturating_sub(wal0) as f64 / moves.max(1) as f64
+            ),
+        ),
+        _ => (
+            ["", "-wal"]
+                .iter()
+                .filter_map(|s| std::fs::metadata(format!("{db}{s}")).ok())
+                .map(|m| m.len())
+                .sum(),
+            "SQLite in the server's process".to_string(),
+        ),
+    };
     let mut ack = std::mem::take(&mut *totals.ack_us.lock().unwrap());
     let mut update = std::mem::take(&mut *totals.update_us.lock().unwrap());
     let mut steady = std::mem::take(&mut *totals.steady_ack_us.lock().unwrap());
     // Seconds (the percentile helper divides by a thousand).
     let mut away = std::mem::take(&mut *totals.away_ms.lock().unwrap());
     let errors = totals.errors.lock().unwrap();
-    let moves = totals.moves.load(Ordering::Relaxed);
     println!(
         "games at once {games}: {} games, {moves} moves in {wall:.0} s ({:.0} moves/s); \
          ack p50 {:.1} ms p99 {:.1} ms (after the first {} s: p99 {:.1} ms); \
          opponent's update p50 {:.1} ms p99 {:.1} ms; \
-         server CPU {:.0}% of a core, RSS {} MiB (peak {} MiB); database {:.1} KiB a game; \
+         {} server(s) CPU {:.0}% of a core, RSS {} MiB (peak {} MiB); {database}; \
+         database {:.1} KiB a game; \
          records that differ from what was acknowledged: {mismatched} of {}; \
          games come back to after their sockets closed: {} (away p50 {:.1} s, max {:.1} s), \
          lacking an acknowledged move: {}; \
@@ -497,7 +593,8 @@ fn main() {
         percentile(&mut steady, 0.99),
         percentile(&mut update, 0.5),
         percentile(&mut update, 0.99),
-        100.0 * (cpu_after - cpu_before) / wall,
+        last_pids.len(),
+        100.0 * cpu / wall,
         rss / 1024,
         peak / 1024,
         bytes as f64 / 1024.0 / records.len().max(1) as f64,
