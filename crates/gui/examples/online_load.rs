@@ -115,9 +115,12 @@ async fn post_once(
         }
         request
             .send_json(body)
-            .map_err(|e| {
-                let away = matches!(e, ureq::Error::Transport(_));
-                (away, format!("{url}: {e}"))
+            .map_err(|e| match e {
+                ureq::Error::Status(code, answer) => {
+                    let why = answer.into_string().unwrap_or_default();
+                    (false, format!("{url}: {code} {why}"))
+                }
+                e => (true, format!("{url}: {e}")),
             })?
             .into_json::<Value>()
             .map_err(|e| (false, e.to_string()))

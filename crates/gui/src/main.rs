@@ -152,7 +152,7 @@ async fn drain(online: Option<&gogo_gui::online::Online>) {
         return;
     };
     if let Some(cluster) = online.rooms.cluster() {
-        match cluster.release(&online.rooms).await {
+        match cluster.release().await {
             Ok(()) => eprintln!("gogo-gui: stopping; its games are let go to the others"),
             Err(e) => eprintln!("gogo-gui: stopping; its games' leases: {e}"),
         }

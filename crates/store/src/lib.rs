@@ -86,6 +86,8 @@ pub enum StoreError {
         /// Its limit.
         max: usize,
     },
+    /// A write of a batch failed, so the batch was not kept (none of its writes happened).
+    BatchFailed,
     /// What was asked for needs PostgreSQL.
     NeedsPostgres(&'static str),
     /// A stored game the rules do not accept (the file was changed by hand, or damaged).
@@ -117,6 +119,7 @@ impl fmt::Display for StoreError {
             }
             StoreError::GameOver(id) => write!(f, "game {id} is over"),
             StoreError::TooLong { what, max } => write!(f, "{what}: longer than {max}"),
+            StoreError::BatchFailed => write!(f, "a write of the batch failed: none was kept"),
             StoreError::NeedsPostgres(what) => {
                 write!(f, "{what} need PostgreSQL (--db postgres://...)")
             }

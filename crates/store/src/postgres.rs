@@ -13,6 +13,9 @@ pub struct PostgresStore {
     pub(crate) db: RefCell<Client>,
     /// Whether a batch (a transaction of several writes) is open.
     in_batch: bool,
+    /// Whether a statement of the open batch failed outside a savepoint: PostgreSQL then
+    /// turns the batch's COMMIT into a rollback without an error, so it is refused here.
+    batch_broken: bool,
 }
 
 impl PostgresStore {
@@ -41,6 +44,7 @@ impl PostgresStore {
         Ok(PostgresStore {
             db: RefCell::new(db),
             in_batch: false,
+            batch_broken: false,
         })
     }
 
@@ -48,12 +52,17 @@ impl PostgresStore {
     pub fn begin_batch(&mut self) -> Result<(), StoreError> {
         self.db.get_mut().batch_execute("BEGIN")?;
         self.in_batch = true;
+        self.batch_broken = false;
         Ok(())
     }
 
     /// Commits the batch.
     pub fn commit_batch(&mut self) -> Result<(), StoreError> {
         self.in_batch = false;
+        if std::mem::take(&mut self.batch_broken) {
+            let _ = self.db.get_mut().batch_execute("ROLLBACK");
+            return Err(StoreError::BatchFailed);
+        }
         self.db.get_mut().batch_execute("COMMIT")?;
         Ok(())
     }
@@ -140,23 +149,58 @@ impl PostgresStore {
     }
 
     /// Keeps the move of ply `ply`: only the next ply of a game that has not ended.
+    ///
+    /// One statement, one round trip and no savepoint (a move is the store's commonest
+    /// write): the game's row locked, the next ply counted and the move inserted only if it
+    /// is for that ply and the game is live; what it found says why not. A move's key being
+    /// (game, ply), two writers can never both store one ply.
     pub fn add_move(&mut self, id: &str, ply: usize, mv: &StoredMove) -> Result<(), StoreError> {
-        self.write(|tx| {
-            check_next_ply(id, ply, open_game_plies(tx, id)?)?;
-            tx.execute(
-                "INSERT INTO moves (game_id, ply, usi, sente_ms, gote_ms, at_ms)
-                 VALUES ($1, $2, $3, $4, $5, $6)",
-                &[
-                    &id,
-                    &(ply as i32),
-                    &mv.mv.to_string(),
-                    &(mv.clocks_ms[0] as i64),
-                    &(mv.clocks_ms[1] as i64),
-                    &(mv.at_ms as i64),
-                ],
-            )?;
-            Ok(())
-        })
+        let found = self.db.get_mut().query_one(
+            "WITH g AS (SELECT ended_ms FROM games WHERE id = $1 FOR UPDATE),
+                  n AS (SELECT COUNT(*) AS plies FROM moves WHERE game_id = $1),
+                  added AS (
+                      INSERT INTO moves (game_id, ply, usi, sente_ms, gote_ms, at_ms)
+                      SELECT $1, ($2::bigint)::integer, $3, $4, $5, $6 FROM g, n
+                      WHERE g.ended_ms IS NULL AND n.plies = $2::bigint
+                      ON CONFLICT DO NOTHING RETURNING 1)
+             SELECT (SELECT COUNT(*) FROM g), (SELECT COUNT(*) FROM g WHERE ended_ms IS NULL),
+                    (SELECT plies FROM n), (SELECT COUNT(*) FROM added)",
+            &[
+                &id,
+                &(ply as i64),
+                &mv.mv.to_string(),
+                &(mv.clocks_ms[0] as i64),
+                &(mv.clocks_ms[1] as i64),
+                &(mv.at_ms as i64),
+            ],
+        );
+        let row = match found {
+            Ok(row) => row,
+            Err(e) => {
+                self.batch_broken |= self.in_batch;
+                return Err(e.into());
+            }
+        };
+        let [exists, live, plies, added]: [i64; 4] = [
+            row.try_get(0)?,
+            row.try_get(1)?,
+            row.try_get(2)?,
+            row.try_get(3)?,
+        ];
+        match (exists, live, added) {
+            (0, _, _) => Err(StoreError::NoSuchGame(id.to_string())),
+            (_, 0, _) => Err(StoreError::GameOver(id.to_string())),
+            (_, _, 1) => Ok(()),
+            // The count may be a moment old (another writer's move committed meanwhile):
+            // then the ply was taken.
+            _ => match check_next_ply(id, ply, plies as usize) {
+                Ok(()) => Err(StoreError::PlyTaken {
+                    game: id.to_string(),
+                    ply,
+                }),
+                Err(e) => Err(e),
+            },
+        }
     }
 
     /// Takes back every move from ply `from` on.

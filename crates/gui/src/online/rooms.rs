@@ -128,6 +128,12 @@ impl Rooms {
         &self.store
     }
 
+    /// Where to read what no write waits for: the cluster's own connection when this is one
+    /// of several processes, else the store.
+    fn reader(&self) -> &StoreHandle {
+        self.cluster.get().map_or(&self.store, |c| c.db())
+    }
+
     /// A receiver that changes whenever the lobby does.
     pub fn watch_lobby(&self) -> tokio::sync::watch::Receiver<u64> {
         self.lobby.subscribe()
@@ -181,7 +187,7 @@ impl Rooms {
         if self.cluster.get().is_some() {
             let key = player.to_string();
             let found = self
-                .store
+                .reader()
                 .run(move |store| store.leases()?.games_played(&key))
                 .await;
             return match found {
@@ -212,7 +218,7 @@ impl Rooms {
     pub async fn challenges_for(&self, player: &str) -> Vec<(String, Listing)> {
         if self.cluster.get().is_some() {
             let found = self
-                .store
+                .reader()
                 .run(|store| store.leases()?.open_games(500))
                 .await;
             let Ok(Ok(open)) = found else {
@@ -439,7 +445,7 @@ impl Rooms {
         }
         let key = id.to_string();
         let found = self
-            .store
+            .reader()
             .run(move |store| {
                 store
                     .game(&key)?

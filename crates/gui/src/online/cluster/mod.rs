@@ -16,6 +16,7 @@ use super::protocol::RoomUpdate;
 use super::room::{RoomInput, Who, PAGE_UPDATES};
 use super::rooms::{Lobby, LobbyRoom, Rooms};
 use crate::messages::Side;
+use crate::writer::StoreHandle;
 use gogo_store::StoreError;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -69,6 +70,8 @@ struct RemotePage {
 pub struct Cluster {
     /// This process's id: its channel on the bus, and the holder named in its leases.
     me: String,
+    /// The cluster's own connection to the database.
+    db: StoreHandle,
     /// Every process's channel (of the processes on this database's schema).
     all: String,
     outbox: std::sync::mpsc::Sender<(String, Wire)>,
@@ -91,8 +94,14 @@ impl Cluster {
     /// starts the bus, the lease keeper (which takes up games no one holds) and the lobby's
     /// keeper.
     pub async fn start(url: &str, rooms: &Arc<Rooms>) -> Result<Arc<Cluster>, String> {
-        let schema = rooms
-            .store()
+        // A connection of its own, so that the leases, the lobby and the lookups of where a
+        // game is never wait behind the moves being written (nor they behind them).
+        let location = std::path::PathBuf::from(url);
+        let db = tokio::task::spawn_blocking(move || StoreHandle::open(Some(&location)))
+            .await
+            .map_err(|e| e.to_string())?
+            .map_err(|e| e.to_string())?;
+        let schema = db
             .run(|store| store.leases()?.schema_name())
             .await
             .map_err(|e| e.to_string())?
@@ -114,6 +123,7 @@ impl Cluster {
         let cluster = Arc::new(Cluster {
             outbox: wire::start_sender(url.to_string(), me.clone()),
             me: me.clone(),
+            db,
             all: all.clone(),
             relays: Mutex::default(),
             serials: AtomicU64::new(0),
@@ -155,8 +165,8 @@ impl Cluster {
             let Some(rooms) = rooms.upgrade() else {
                 return;
             };
-            let read = rooms
-                .store()
+            let read = self
+                .db
                 .run(|store| -> Result<_, StoreError> {
                     let leases = store.leases()?;
                     Ok((leases.open_games(500)?, leases.games_played("")?.0))
@@ -194,6 +204,12 @@ impl Cluster {
         &self.me
     }
 
+    /// The cluster's own connection to the database (for what is read, not what a game
+    /// writes).
+    pub(super) fn db(&self) -> &StoreHandle {
+        &self.db
+    }
+
     fn relays(&self) -> std::sync::MutexGuard<'_, Relays> {
         self.relays.lock().expect("relays lock")
     }
@@ -227,8 +243,8 @@ impl Cluster {
             return None;
         }
         let (me, game) = (self.me.clone(), id.to_string());
-        let holder = rooms
-            .store()
+        let holder = self
+            .db
             .run(move |store| -> Result<Option<String>, StoreError> {
                 let leases = store.leases()?;
                 if let Some(holder) = leases.lease_holder(&game)? {
@@ -398,7 +414,12 @@ impl Cluster {
                     WireWho::Seat(hex) => wire::unhex(&hex).map(Who::Seat),
                     WireWho::Player(id) => Some(Who::Player(id)),
                 };
-                let (Some(inputs), Some(who)) = (rooms.find(&game), who) else {
+                // A game this process has just claimed may not be served yet.
+                let inputs = match rooms.find(&game) {
+                    Some(inputs) => Some(inputs),
+                    None => self.serve_if_held(rooms, &game).await,
+                };
+                let (Some(inputs), Some(who)) = (inputs, who) else {
                     let result = Err("no such live game".to_string());
                     return self.send(&from, Wire::Answer { answer, result });
                 };
@@ -512,7 +533,7 @@ impl Cluster {
                 player,
                 seat,
             } => {
-                let found = rooms.store().run(move |s| s.player(&player)).await;
+                let found = self.db.run(move |s| s.player(&player)).await;
                 let (Ok(Ok(Some(player))), Some(seat)) = (found, wire::unhex(&seat)) else {
                     let result = Err("no such player".to_string());
                     return self.send(&from, Wire::Answer { answer, result });
@@ -584,6 +605,23 @@ impl Cluster {
         }
     }
 
+    /// Room `id`, taken up here if this process holds its lease (it claimed it, and has not
+    /// served it yet).
+    async fn serve_if_held(&self, rooms: &Arc<Rooms>, id: &str) -> Option<mpsc::Sender<RoomInput>> {
+        let key = id.to_string();
+        let holder = self
+            .db
+            .run(move |store| store.leases()?.lease_holder(&key))
+            .await
+            .ok()?
+            .ok()??;
+        if holder != self.me {
+            return None;
+        }
+        rooms.take_up(id).await;
+        rooms.find(id)
+    }
+
     /// Asks room `game` here `input`, and answers `from` with what it says.
     async fn ask(
         self: &Arc<Self>,
@@ -650,8 +688,8 @@ impl Cluster {
             let ids: Vec<String> = served.iter().map(|(id, _)| id.clone()).collect();
             let me = self.me.clone();
             let proxied: Vec<String> = self.relays().proxies.keys().cloned().collect();
-            let kept = rooms
-                .store()
+            let kept = self
+                .db
                 .run(move |store| -> Result<_, StoreError> {
                     let leases = store.leases()?;
                     let held = leases.renew_leases(&me, &ids, LEASE)?;
@@ -732,10 +770,9 @@ impl Cluster {
 
     /// Lets go of every lease this process holds (it drains): the other processes take
     /// its games up at their next tick.
-    pub async fn release(&self, rooms: &Rooms) -> Result<(), String> {
+    pub async fn release(&self) -> Result<(), String> {
         let me = self.me.clone();
-        rooms
-            .store()
+        self.db
             .run(move |store| store.leases()?.release_leases(&me))
             .await
             .map_err(|e| e.to_string())?
