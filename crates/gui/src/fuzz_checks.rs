@@ -1,5 +1,5 @@
 //! Invariant checks driven by arbitrary bytes: the bodies of the fuzz targets `gui_request`,
-//! `engine_messages` and `room_messages` in `fuzz/`, also run over their kept corpora by `cargo test`. The
+//! `engine_messages`, `room_messages` and `bus_messages` in `fuzz/`, also run over their kept corpora by `cargo test`. The
 //! engine's part is played here, in process: each search is answered at once with a legal
 //! move of the position it was given, so that a run takes microseconds.
 
@@ -252,5 +252,32 @@ pub fn check_room_messages(data: &[u8]) {
                 }
             }
         }
+    }
+}
+
+/// Lines as notifications on the bus between server processes (issue 57): each is taken
+/// by the assembler as it comes (whole messages, parts of long ones, or junk). A message
+/// it puts together encodes again, splits into parts that each fit a notification, and
+/// comes back the same from them; a seat's hash in hex comes back as it was written.
+pub fn check_bus_messages(data: &[u8]) {
+    use crate::online::cluster::wire::{hex, parts, unhex, Assembler, Wire};
+    let text = String::from_utf8_lossy(data);
+    let mut assembler = Assembler::default();
+    for (n, line) in text.lines().take(400).enumerate() {
+        if let Some(hash) = unhex(line) {
+            assert_eq!(hex(&hash), line.to_ascii_lowercase());
+        }
+        let Some(wire) = assembler.take(line) else {
+            continue;
+        };
+        let encoded = serde_json::to_string(&wire).expect("a message encodes");
+        let pieces = parts("gogo_fuzz", n as u64, &encoded);
+        assert!(pieces
+            .iter()
+            .all(|p| p.len() <= gogo_store::cluster::MAX_NOTIFICATION));
+        let mut again = Assembler::default();
+        let whole: Vec<Wire> = pieces.iter().filter_map(|p| again.take(p)).collect();
+        assert_eq!(whole.len(), 1, "{encoded}");
+        assert_eq!(serde_json::to_string(&whole[0]).unwrap(), encoded);
     }
 }

@@ -1,7 +1,9 @@
-//! The `gui_request`, `engine_messages` and `room_messages` fuzz corpora replayed through the board's checks
+//! The `gui_request`, `engine_messages`, `room_messages` and `bus_messages` fuzz corpora replayed through the board's checks
 //! (see fuzz/), so that whatever once broke stays fixed.
 
-use gogo_gui::fuzz_checks::{check_engine_messages, check_gui_request, check_room_messages};
+use gogo_gui::fuzz_checks::{
+    check_bus_messages, check_engine_messages, check_gui_request, check_room_messages,
+};
 use gogo_rules::fuzz_checks::replay_corpus;
 
 #[test]
@@ -17,4 +19,9 @@ fn engine_messages_corpus_through_a_board_session() {
 #[test]
 fn room_messages_corpus() {
     assert!(replay_corpus("room_messages", check_room_messages) >= 5);
+}
+
+#[test]
+fn bus_messages_corpus() {
+    assert!(replay_corpus("bus_messages", check_bus_messages) >= 5);
 }

@@ -10,7 +10,7 @@
 //! lets go of the pages of a process it has not heard from). A move is still ordered by the
 //! database: a holder that lost its lease without knowing cannot store a ply twice.
 
-mod wire;
+pub(crate) mod wire;
 
 use super::protocol::RoomUpdate;
 use super::room::{RoomInput, Who, PAGE_UPDATES};

@@ -13,7 +13,7 @@ use tokio::sync::mpsc;
 /// Who attaches, as the bus says it (a seat by its secret's hash, in hex).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub(super) enum WireWho {
+pub(crate) enum WireWho {
     Spectator,
     Seat(String),
     Player(String),
@@ -23,7 +23,7 @@ pub(super) enum WireWho {
 /// To a page's process: what its room says back.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "t", rename_all = "snake_case")]
-pub(super) enum Wire {
+pub(crate) enum Wire {
     /// A page on `from` attaches to `game`; the answer comes as [`Wire::Answer`].
     Attach {
         game: String,
@@ -97,12 +97,12 @@ pub(super) enum Wire {
 }
 
 /// A seat's hash as the bus carries it.
-pub(super) fn hex(hash: &SecretHash) -> String {
+pub(crate) fn hex(hash: &SecretHash) -> String {
     hash.0.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A seat's hash from the bus.
-pub(super) fn unhex(text: &str) -> Option<SecretHash> {
+pub(crate) fn unhex(text: &str) -> Option<SecretHash> {
     if text.len() != 64 || !text.is_ascii() {
         return None;
     }
@@ -115,7 +115,7 @@ pub(super) fn unhex(text: &str) -> Option<SecretHash> {
 
 /// The parts of `message` (the `serial`th from `from`), each one notification:
 /// `from:serial:index:count:text`.
-pub(super) fn parts(from: &str, serial: u64, message: &str) -> Vec<String> {
+pub(crate) fn parts(from: &str, serial: u64, message: &str) -> Vec<String> {
     let room = MAX_NOTIFICATION - from.len() - 64;
     let mut pieces = Vec::new();
     let mut rest = message;
@@ -137,14 +137,14 @@ pub(super) fn parts(from: &str, serial: u64, message: &str) -> Vec<String> {
 
 /// Puts messages together from their parts, as they come.
 #[derive(Default)]
-pub(super) struct Assembler {
+pub(crate) struct Assembler {
     partial: HashMap<String, (u64, usize, String)>,
 }
 
 impl Assembler {
     /// Takes one notification; a whole message once its last part came. A part out of
     /// order (a sender's message cut by a lost connection) drops what was begun.
-    pub(super) fn take(&mut self, payload: &str) -> Option<Wire> {
+    pub(crate) fn take(&mut self, payload: &str) -> Option<Wire> {
         let mut fields = payload.splitn(5, ':');
         let from = fields.next()?;
         let serial: u64 = fields.next()?.parse().ok()?;
@@ -180,7 +180,7 @@ impl Assembler {
 /// order, those waiting together in one transaction. A failed send is retried on a new
 /// connection (a process whose bus is down cannot tell its pages elsewhere; they come
 /// back after a gap and get the room whole).
-pub(super) fn start_sender(url: String, me: String) -> std::sync::mpsc::Sender<(String, Wire)> {
+pub(crate) fn start_sender(url: String, me: String) -> std::sync::mpsc::Sender<(String, Wire)> {
     let (outbox, queue) = std::sync::mpsc::channel::<(String, Wire)>();
     std::thread::Builder::new()
         .name("gogo-bus-out".into())
@@ -226,14 +226,14 @@ pub(super) fn start_sender(url: String, me: String) -> std::sync::mpsc::Sender<(
 
 /// What the listening thread hands the process: a message, or word that its connection
 /// was lost (and messages may have been missed).
-pub(super) enum Heard {
+pub(crate) enum Heard {
     Message(Wire),
     Gap,
 }
 
 /// Starts the thread that listens on this process's channel `me` and on `all`, every
 /// process's.
-pub(super) fn start_listener(url: String, me: String, all: String, heard: mpsc::Sender<Heard>) {
+pub(crate) fn start_listener(url: String, me: String, all: String, heard: mpsc::Sender<Heard>) {
     std::thread::Builder::new()
         .name("gogo-bus-in".into())
         .spawn(move || {
@@ -302,6 +302,38 @@ mod tests {
         for junk in ["", "p1", "p1:x:0:1:{}", "p1:1:0:1:not json", "p1:1:5:2:{}"] {
             assert!(assembler.take(junk).is_none(), "{junk:?}");
         }
+    }
+
+    #[test]
+    fn messages_written_by_hand_read_as_the_fuzz_corpus_writes_them() {
+        let mut assembler = Assembler::default();
+        let seat = "ab".repeat(32);
+        let attach = format!(
+            r#"p:1:0:1:{{"t":"attach","game":"g","from":"p","conn":3,"who":{{"seat":"{seat}"}},"after":[17,4],"max_spectators":200,"answer":9}}"#
+        );
+        match assembler.take(&attach) {
+            Some(Wire::Attach {
+                who: WireWho::Seat(s),
+                after: Some((17, 4)),
+                ..
+            }) => {
+                assert_eq!(s, seat)
+            }
+            other => panic!("{other:?}"),
+        }
+        let answer = r#"p:2:0:1:{"t":"answer","answer":2,"result":{"Ok":"gote"}}"#;
+        assert!(matches!(
+            assembler.take(answer),
+            Some(Wire::Answer {
+                answer: 2,
+                result: Ok(_)
+            })
+        ));
+        let request = r#"p:3:0:1:{"t":"request","game":"g","from":"p","conn":3,"request":{"type":"move","ply":0,"usi":"2e3d"},"lag_ms":12}"#;
+        assert!(matches!(
+            assembler.take(request),
+            Some(Wire::Request { lag_ms: 12, .. })
+        ));
     }
 
     #[test]
