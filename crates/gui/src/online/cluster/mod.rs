@@ -688,6 +688,7 @@ impl Cluster {
             let ids: Vec<String> = served.iter().map(|(id, _)| id.clone()).collect();
             let me = self.me.clone();
             let proxied: Vec<String> = self.relays().proxies.keys().cloned().collect();
+            let asked: HashSet<String> = proxied.iter().cloned().collect();
             let kept = self
                 .db
                 .run(move |store| -> Result<_, StoreError> {
@@ -721,11 +722,15 @@ impl Cluster {
                 rooms.take_up(&id).await;
             }
             let holders: HashMap<String, String> = holders.into_iter().collect();
+            // Only relays whose holder was just read: one made since has not been asked
+            // about, and letting it go would fail its first answer (a join told "the room
+            // has closed", seen under load).
             let changed: HashSet<String> = {
                 let relays = self.relays();
                 relays
                     .proxies
                     .iter()
+                    .filter(|(game, _)| asked.contains(*game))
                     .filter(|(game, (holder, _))| holders.get(*game) != Some(holder))
                     .map(|(game, _)| game.clone())
                     .collect()
