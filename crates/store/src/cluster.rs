@@ -191,6 +191,9 @@ impl Listener {
 /// Sends on the bus: its own connection.
 pub struct Notifier {
     client: Client,
+    /// The sending statement, prepared once (a text query is parsed and planned anew
+    /// each time, in a round trip of its own).
+    send: Option<::postgres::Statement>,
 }
 
 impl Notifier {
@@ -198,6 +201,7 @@ impl Notifier {
     pub fn connect(url: &str) -> Result<Notifier, StoreError> {
         Ok(Notifier {
             client: Client::connect(url, NoTls)?,
+            send: None,
         })
     }
 
@@ -217,11 +221,17 @@ impl Notifier {
             .iter()
             .map(|(c, p)| (c.as_str(), p.as_str()))
             .unzip();
-        self.client.execute(
-            "SELECT pg_notify(c, p) FROM unnest($1::text[], $2::text[]) WITH ORDINALITY
-                 AS m(c, p, n) ORDER BY n",
-            &[&channels, &payloads],
-        )?;
+        let statement = match &self.send {
+            Some(statement) => statement.clone(),
+            None => {
+                let statement = self.client.prepare(
+                    "SELECT pg_notify(c, p) FROM unnest($1::text[], $2::text[]) WITH ORDINALITY
+                         AS m(c, p, n) ORDER BY n",
+                )?;
+                self.send.insert(statement).clone()
+            }
+        };
+        self.client.execute(&statement, &[&channels, &payloads])?;
         Ok(())
     }
 }

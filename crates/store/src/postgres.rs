@@ -5,8 +5,9 @@
 //! move for the same ply.
 
 use crate::*;
-use ::postgres::{Client, NoTls, Row};
+use ::postgres::{Client, NoTls, Row, Statement};
 use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// The store on PostgreSQL: one connection.
 pub struct PostgresStore {
@@ -16,6 +17,9 @@ pub struct PostgresStore {
     /// Whether a statement of the open batch failed outside a savepoint: PostgreSQL then
     /// turns the batch's COMMIT into a rollback without an error, so it is refused here.
     batch_broken: bool,
+    /// The statements of the hot paths, prepared once on this connection: a text query
+    /// costs a round trip of its own to parse and plan it, every time.
+    prepared: HashMap<&'static str, Statement>,
 }
 
 impl PostgresStore {
@@ -45,7 +49,18 @@ impl PostgresStore {
             db: RefCell::new(db),
             in_batch: false,
             batch_broken: false,
+            prepared: HashMap::new(),
         })
+    }
+
+    /// `sql` prepared on this connection, once.
+    fn prepared(&mut self, sql: &'static str) -> Result<Statement, ::postgres::Error> {
+        if let Some(statement) = self.prepared.get(sql) {
+            return Ok(statement.clone());
+        }
+        let statement = self.db.get_mut().prepare(sql)?;
+        self.prepared.insert(sql, statement.clone());
+        Ok(statement)
     }
 
     /// Starts a batch: the writes that follow are one transaction.
@@ -155,7 +170,7 @@ impl PostgresStore {
     /// is for that ply and the game is live; what it found says why not. A move's key being
     /// (game, ply), two writers can never both store one ply.
     pub fn add_move(&mut self, id: &str, ply: usize, mv: &StoredMove) -> Result<(), StoreError> {
-        let found = self.db.get_mut().query_one(
+        let statement = self.prepared(
             "WITH g AS (SELECT ended_ms FROM games WHERE id = $1 FOR UPDATE),
                   n AS (SELECT COUNT(*) AS plies FROM moves WHERE game_id = $1),
                   added AS (
@@ -165,15 +180,20 @@ impl PostgresStore {
                       ON CONFLICT DO NOTHING RETURNING 1)
              SELECT (SELECT COUNT(*) FROM g), (SELECT COUNT(*) FROM g WHERE ended_ms IS NULL),
                     (SELECT plies FROM n), (SELECT COUNT(*) FROM added)",
-            &[
-                &id,
-                &(ply as i64),
-                &mv.mv.to_string(),
-                &(mv.clocks_ms[0] as i64),
-                &(mv.clocks_ms[1] as i64),
-                &(mv.at_ms as i64),
-            ],
         );
+        let found = statement.and_then(|statement| {
+            self.db.get_mut().query_one(
+                &statement,
+                &[
+                    &id,
+                    &(ply as i64),
+                    &mv.mv.to_string(),
+                    &(mv.clocks_ms[0] as i64),
+                    &(mv.clocks_ms[1] as i64),
+                    &(mv.at_ms as i64),
+                ],
+            )
+        });
         let row = match found {
             Ok(row) => row,
             Err(e) => {
