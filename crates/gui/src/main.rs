@@ -127,6 +127,36 @@ async fn start_online(
     Ok(Online::new(rooms, limits))
 }
 
+/// The lock that makes this the one process serving online games from the SQLite file
+/// `db`: a second would restore the same live games and judge their clocks too, unknown to
+/// the first (several processes share PostgreSQL, with a lease a game). Held until the
+/// process ends, however it ends; other readers of the file (a backup, the load script's
+/// check) are not held up, since the lock is on a file beside it.
+fn serve_alone(db: &std::path::Path) -> Result<std::fs::File, String> {
+    let mut name = db.as_os_str().to_owned();
+    name.push(".online-lock");
+    let path = PathBuf::from(name);
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return Err(format!("{}: not a regular file", path.display()));
+    }
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(format!(
+            "another gogo-gui --online serves {} already: one process a SQLite file \
+             (several processes share PostgreSQL: docs/online.md)",
+            db.display()
+        )),
+        Err(std::fs::TryLockError::Error(e)) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
 /// Until SIGTERM or SIGINT (systemd's stop, or ^C).
 async fn stop_asked() {
     use tokio::signal::unix::{signal, SignalKind};
@@ -201,6 +231,18 @@ fn main() -> ExitCode {
         }
         let idle_timeout = Duration::from_secs(cli.idle_timeout.max(1));
         let db = cli.db.clone().unwrap_or_else(default_db);
+        // Held while this process serves online games from a SQLite file.
+        let _sqlite_lock = match cli.online && !db.to_str().is_some_and(gogo_store::is_postgres_url)
+        {
+            false => None,
+            true => match serve_alone(&db) {
+                Ok(lock) => Some(lock),
+                Err(e) => {
+                    eprintln!("gogo-gui: {e}");
+                    return ExitCode::FAILURE;
+                }
+            },
+        };
         let store = match gogo_gui::writer::StoreHandle::open(Some(&db)) {
             Ok(store) => store,
             Err(e) => {

@@ -446,6 +446,51 @@ async fn a_server_killed_mid_game_takes_it_up_again_with_every_acknowledged_move
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Issue 57: a second process on the SQLite file one serves is refused, and says why (it
+/// would take up the same live games and judge their clocks too); several processes share
+/// PostgreSQL. The first is not disturbed, and its file is free again once it is killed.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_second_process_on_one_sqlite_file_is_refused() {
+    let dir = std::env::temp_dir().join(format!("gogo-online-alone-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("games.db");
+    let port = free_port();
+    let mut first = start_binary(&db, port).await;
+    let second = |port: u16| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_gogo-gui"))
+            .args(["--online", "--engine", "/bin/sh", "--port", &port.to_string()])
+            .arg("--db")
+            .arg(&db)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let mut refused = second(free_port());
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while refused.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            refused.kill().unwrap();
+            panic!("a second process serves the same SQLite file");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let refused = refused.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{said}");
+    assert!(said.contains("another gogo-gui --online serves"), "{said}");
+    assert!(said.contains("PostgreSQL"), "{said}");
+    let address: SocketAddr = ([127, 0, 0, 1], port).into();
+    table(address, json!({"color": "sente"})).await;
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let mut after = start_binary(&db, port).await;
+    after.kill().unwrap();
+    after.wait().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Issue 57: the same on PostgreSQL (`--db postgres://...`), in a schema of the test's own.
 #[cfg_attr(
     not(has_postgres),
