@@ -9,7 +9,7 @@ mod common;
 
 use common::{call, expect_update as next, free_port, player, send_json as send};
 use common::{post_form, read_stream};
-use common::{start_binary, Page, Schema};
+use common::{start_binary, start_binary_with, Page, Schema};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -24,6 +24,17 @@ impl Process {
     async fn start(schema: &Schema) -> Process {
         let port = free_port();
         let child = start_binary(std::path::Path::new(&schema.url), port).await;
+        Process {
+            child,
+            address: ([127, 0, 0, 1], port).into(),
+        }
+    }
+
+    /// A process whose CPU is gogo (the others' engine cannot play).
+    async fn start_with_gogo(schema: &Schema) -> Process {
+        let port = free_port();
+        let db = std::path::Path::new(&schema.url);
+        let child = start_binary_with(db, port, &common::gogo()).await;
         Process {
             child,
             address: ([127, 0, 0, 1], port).into(),
@@ -419,4 +430,50 @@ async fn the_lobby_challenges_and_the_api_work_across_processes() {
         (end["status"].clone(), end["winner"].clone()),
         (json!("resign"), json!("sente"))
     );
+}
+
+/// A CPU player runs on the process that holds its game: a visitor's game against the CPU
+/// made on process 1 (whose engine is gogo) and played from a page on process 2 (whose
+/// engine cannot play): the CPU's moves reach the page on process 2, so process 1 made
+/// them, and the game stays leased to it.
+#[cfg_attr(
+    not(has_postgres),
+    ignore = "no PostgreSQL: set GOGO_TEST_POSTGRES to a database URL (.ci/run does)"
+)]
+#[tokio::test(flavor = "multi_thread")]
+async fn the_cpu_plays_on_the_process_that_holds_its_game() {
+    let schema = Schema::new("cpu").await;
+    let one = Process::start_with_gogo(&schema).await;
+    let two = Process::start(&schema).await;
+    let (key, _) = player(two.address, "visitor").await;
+    let settings = json!({"cpu_opponent": 1, "color": "gote"});
+    let (status, room) = call(one.address, "POST", "/online/rooms", &key, Some(settings)).await;
+    assert_eq!(status, 200, "{room}");
+    let game = room["id"].as_str().unwrap().to_string();
+    let mut page = Watched::open(two.address, &game, room["seat"].as_str().unwrap()).await;
+    let view = page.until("room", |_| true).await;
+    assert_eq!(view["you"], "gote", "{view}");
+    assert_eq!(view["seats"][0]["cpu"], true, "{view}");
+    // Sente is the CPU's: it moves first, then answers the visitor's move.
+    let first = match view["moves"].as_array().unwrap().is_empty() {
+        true => page.until("event", moved(0)).await,
+        false => view.clone(),
+    };
+    let reply = first["legal"][0].as_str().unwrap().to_string();
+    send(
+        &mut page.page,
+        json!({"type": "move", "ply": 1, "usi": reply}),
+    )
+    .await;
+    page.until("event", moved(1)).await;
+    page.until("event", moved(2)).await;
+    let holders = schema
+        .query(&format!(
+            "SELECT holder FROM game_leases WHERE game = '{game}'"
+        ))
+        .await;
+    assert_eq!(holders.len(), 1, "{holders:?}");
+    send(&mut page.page, json!({"type": "resign"})).await;
+    let over = page.until("room", |v| v["status"] == "over").await;
+    assert_eq!(over["result"], "1-0", "{over}");
 }

@@ -459,7 +459,13 @@ async fn a_second_process_on_one_sqlite_file_is_refused() {
     let mut first = start_binary(&db, port).await;
     let second = |port: u16| {
         std::process::Command::new(env!("CARGO_BIN_EXE_gogo-gui"))
-            .args(["--online", "--engine", "/bin/sh", "--port", &port.to_string()])
+            .args([
+                "--online",
+                "--engine",
+                "/bin/sh",
+                "--port",
+                &port.to_string(),
+            ])
             .arg("--db")
             .arg(&db)
             .stdout(std::process::Stdio::null())

@@ -158,17 +158,22 @@ pub async fn expect_update(
         .unwrap_or_else(|| panic!("the socket closed before a {kind} update"))
 }
 
-/// `gogo-gui --online` on `db` and `port`, once it answers.
+/// `gogo-gui --online` on `db` and `port`, once it answers; its engine `/bin/sh`, which
+/// cannot play (a test that needs the CPU uses [`start_binary_with`]).
 pub async fn start_binary(db: &std::path::Path, port: u16) -> std::process::Child {
+    start_binary_with(db, port, std::path::Path::new("/bin/sh")).await
+}
+
+/// [`start_binary`] with `engine` for the CPU's games.
+pub async fn start_binary_with(
+    db: &std::path::Path,
+    port: u16,
+    engine: &std::path::Path,
+) -> std::process::Child {
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_gogo-gui"))
-        .args([
-            "--online",
-            "--engine",
-            "/bin/sh",
-            "--port",
-            &port.to_string(),
-            "--db",
-        ])
+        .args(["--online", "--port", &port.to_string(), "--engine"])
+        .arg(engine)
+        .arg("--db")
         .arg(db)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())

@@ -103,7 +103,8 @@ pub(crate) fn hex(hash: &SecretHash) -> String {
 
 /// A seat's hash from the bus.
 pub(crate) fn unhex(text: &str) -> Option<SecretHash> {
-    if text.len() != 64 || !text.is_ascii() {
+    // Only the 64 digits `hex` writes: `from_str_radix` alone would take a sign too.
+    if text.len() != 64 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }
     let mut hash = [0u8; 32];
@@ -135,6 +136,18 @@ pub(crate) fn parts(from: &str, serial: u64, message: &str) -> Vec<String> {
         .collect()
 }
 
+/// The most parts a message may come in (2 MB): a room's whole view is far less, and what
+/// is being put together stays bounded whatever arrives.
+pub(crate) const MAX_PARTS: usize = 256;
+
+/// A number as `parts` writes it: digits only (no sign, no space).
+fn digits<T: std::str::FromStr>(text: &str) -> Option<T> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
 /// Puts messages together from their parts, as they come.
 #[derive(Default)]
 pub(crate) struct Assembler {
@@ -147,10 +160,13 @@ impl Assembler {
     pub(crate) fn take(&mut self, payload: &str) -> Option<Wire> {
         let mut fields = payload.splitn(5, ':');
         let from = fields.next()?;
-        let serial: u64 = fields.next()?.parse().ok()?;
-        let index: usize = fields.next()?.parse().ok()?;
-        let count: usize = fields.next()?.parse().ok()?;
+        let serial: u64 = digits(fields.next()?)?;
+        let index: usize = digits(fields.next()?)?;
+        let count: usize = digits(fields.next()?)?;
         let text = fields.next()?;
+        if count == 0 || count > MAX_PARTS || index >= count {
+            return None;
+        }
         if count == 1 && index == 0 {
             self.partial.remove(from);
             return serde_json::from_str(text).ok();
@@ -194,11 +210,13 @@ pub(crate) fn start_sender(url: String, me: String) -> std::sync::mpsc::Sender<(
                         continue;
                     };
                     serial += 1;
-                    batch.extend(
-                        parts(&me, serial, &text)
-                            .into_iter()
-                            .map(|p| (to.clone(), p)),
-                    );
+                    let pieces = parts(&me, serial, &text);
+                    if pieces.len() > MAX_PARTS {
+                        // Never built: no room says this much at once.
+                        log::error!("a message of {} bytes is too long for the bus", text.len());
+                        continue;
+                    }
+                    batch.extend(pieces.into_iter().map(|p| (to.clone(), p)));
                 }
                 for attempt in 0..3 {
                     if notifier.is_none() {
@@ -275,6 +293,29 @@ pub(crate) fn start_listener(url: String, me: String, all: String, heard: mpsc::
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_and_hashes_are_read_only_as_written() {
+        let hash = hex(&SecretHash([0xab; 32]));
+        assert_eq!(unhex(&hash).map(|h| hex(&h)), Some(hash.clone()));
+        // `from_str_radix` takes "+b" for 0x0b (the fuzzer found it).
+        let signed = format!("{}+b{}", &hash[..42], &hash[44..]);
+        assert_eq!(signed.len(), 64);
+        assert_eq!(unhex(&signed), None);
+        let answer = serde_json::to_string(&Wire::Lobby).unwrap();
+        let mut assembler = Assembler::default();
+        assert!(assembler.take(&format!("p:1:0:1:{answer}")).is_some());
+        for bad in [
+            "p:+1:0:1:",
+            "p:1:+0:1:",
+            "p:1:0: 1:",
+            "p:1:0:0:",
+            "p:1:1:1:",
+            "p:1:0:257:",
+        ] {
+            assert!(assembler.take(&format!("{bad}{answer}")).is_none(), "{bad}");
+        }
+    }
 
     #[test]
     fn a_long_message_comes_back_whole_from_its_parts_and_a_broken_one_is_dropped() {
