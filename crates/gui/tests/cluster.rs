@@ -9,7 +9,7 @@ mod common;
 
 use common::{call, expect_update as next, free_port, player, send_json as send};
 use common::{post_form, read_stream};
-use common::{start_binary, start_binary_with, Page, Schema};
+use common::{start_binary_with, Page, Schema};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -22,19 +22,18 @@ struct Process {
 
 impl Process {
     async fn start(schema: &Schema) -> Process {
-        let port = free_port();
-        let child = start_binary(std::path::Path::new(&schema.url), port).await;
-        Process {
-            child,
-            address: ([127, 0, 0, 1], port).into(),
-        }
+        Process::start_with(schema, std::path::Path::new("/bin/sh")).await
     }
 
     /// A process whose CPU is gogo (the others' engine cannot play).
     async fn start_with_gogo(schema: &Schema) -> Process {
+        Process::start_with(schema, &common::gogo()).await
+    }
+
+    async fn start_with(schema: &Schema, engine: &std::path::Path) -> Process {
         let port = free_port();
         let db = std::path::Path::new(&schema.url);
-        let child = start_binary_with(db, port, &common::gogo()).await;
+        let child = start_binary_with(db, port, engine).await;
         Process {
             child,
             address: ([127, 0, 0, 1], port).into(),

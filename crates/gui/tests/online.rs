@@ -457,23 +457,10 @@ async fn a_second_process_on_one_sqlite_file_is_refused() {
     let db = dir.join("games.db");
     let port = free_port();
     let mut first = start_binary(&db, port).await;
-    let second = |port: u16| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_gogo-gui"))
-            .args([
-                "--online",
-                "--engine",
-                "/bin/sh",
-                "--port",
-                &port.to_string(),
-            ])
-            .arg("--db")
-            .arg(&db)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap()
-    };
-    let mut refused = second(free_port());
+    let mut refused = common::online_command(&db, free_port(), std::path::Path::new("/bin/sh"))
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     let deadline = std::time::Instant::now() + Duration::from_secs(20);
     while refused.try_wait().unwrap().is_none() {
         if std::time::Instant::now() > deadline {

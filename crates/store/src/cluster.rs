@@ -191,9 +191,8 @@ impl Listener {
 /// Sends on the bus: its own connection.
 pub struct Notifier {
     client: Client,
-    /// The sending statement, prepared once (a text query is parsed and planned anew
-    /// each time, in a round trip of its own).
-    send: Option<::postgres::Statement>,
+    /// Its statement, prepared once.
+    prepared: crate::postgres::Prepared,
 }
 
 impl Notifier {
@@ -201,7 +200,7 @@ impl Notifier {
     pub fn connect(url: &str) -> Result<Notifier, StoreError> {
         Ok(Notifier {
             client: Client::connect(url, NoTls)?,
-            send: None,
+            prepared: Default::default(),
         })
     }
 
@@ -221,16 +220,11 @@ impl Notifier {
             .iter()
             .map(|(c, p)| (c.as_str(), p.as_str()))
             .unzip();
-        let statement = match &self.send {
-            Some(statement) => statement.clone(),
-            None => {
-                let statement = self.client.prepare(
-                    "SELECT pg_notify(c, p) FROM unnest($1::text[], $2::text[]) WITH ORDINALITY
-                         AS m(c, p, n) ORDER BY n",
-                )?;
-                self.send.insert(statement).clone()
-            }
-        };
+        let statement = self.prepared.get(
+            &mut self.client,
+            "SELECT pg_notify(c, p) FROM unnest($1::text[], $2::text[]) WITH ORDINALITY
+                 AS m(c, p, n) ORDER BY n",
+        )?;
         self.client.execute(&statement, &[&channels, &payloads])?;
         Ok(())
     }

@@ -17,9 +17,29 @@ pub struct PostgresStore {
     /// Whether a statement of the open batch failed outside a savepoint: PostgreSQL then
     /// turns the batch's COMMIT into a rollback without an error, so it is refused here.
     batch_broken: bool,
-    /// The statements of the hot paths, prepared once on this connection: a text query
-    /// costs a round trip of its own to parse and plan it, every time.
-    prepared: HashMap<&'static str, Statement>,
+    /// The statements of the hot paths, prepared once on this connection.
+    prepared: Prepared,
+}
+
+/// Statements prepared once on one connection: a text query costs a round trip of its own
+/// to be parsed and planned, every time it is sent.
+#[derive(Default)]
+pub(crate) struct Prepared(HashMap<&'static str, Statement>);
+
+impl Prepared {
+    /// `sql` prepared on `client` (the connection this cache belongs to), once.
+    pub(crate) fn get(
+        &mut self,
+        client: &mut Client,
+        sql: &'static str,
+    ) -> Result<Statement, ::postgres::Error> {
+        if let Some(statement) = self.0.get(sql) {
+            return Ok(statement.clone());
+        }
+        let statement = client.prepare(sql)?;
+        self.0.insert(sql, statement.clone());
+        Ok(statement)
+    }
 }
 
 impl PostgresStore {
@@ -49,18 +69,8 @@ impl PostgresStore {
             db: RefCell::new(db),
             in_batch: false,
             batch_broken: false,
-            prepared: HashMap::new(),
+            prepared: Prepared::default(),
         })
-    }
-
-    /// `sql` prepared on this connection, once.
-    fn prepared(&mut self, sql: &'static str) -> Result<Statement, ::postgres::Error> {
-        if let Some(statement) = self.prepared.get(sql) {
-            return Ok(statement.clone());
-        }
-        let statement = self.db.get_mut().prepare(sql)?;
-        self.prepared.insert(sql, statement.clone());
-        Ok(statement)
     }
 
     /// Starts a batch: the writes that follow are one transaction.
@@ -170,7 +180,8 @@ impl PostgresStore {
     /// is for that ply and the game is live; what it found says why not. A move's key being
     /// (game, ply), two writers can never both store one ply.
     pub fn add_move(&mut self, id: &str, ply: usize, mv: &StoredMove) -> Result<(), StoreError> {
-        let statement = self.prepared(
+        let statement = self.prepared.get(
+            self.db.get_mut(),
             "WITH g AS (SELECT ended_ms FROM games WHERE id = $1 FOR UPDATE),
                   n AS (SELECT COUNT(*) AS plies FROM moves WHERE game_id = $1),
                   added AS (

@@ -164,21 +164,31 @@ pub async fn start_binary(db: &std::path::Path, port: u16) -> std::process::Chil
     start_binary_with(db, port, std::path::Path::new("/bin/sh")).await
 }
 
+/// The command line of `gogo-gui --online` on `db` and `port` with `engine` for the CPU's
+/// games, saying nothing (a test that reads what it says pipes stderr).
+pub fn online_command(
+    db: &std::path::Path,
+    port: u16,
+    engine: &std::path::Path,
+) -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_gogo-gui"));
+    command
+        .args(["--online", "--port", &port.to_string(), "--engine"])
+        .arg(engine)
+        .arg("--db")
+        .arg(db)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    command
+}
+
 /// [`start_binary`] with `engine` for the CPU's games.
 pub async fn start_binary_with(
     db: &std::path::Path,
     port: u16,
     engine: &std::path::Path,
 ) -> std::process::Child {
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_gogo-gui"))
-        .args(["--online", "--port", &port.to_string(), "--engine"])
-        .arg(engine)
-        .arg("--db")
-        .arg(db)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let child = online_command(db, port, engine).spawn().unwrap();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     while tokio::net::TcpStream::connect(("127.0.0.1", port))
         .await
