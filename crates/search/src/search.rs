@@ -92,7 +92,8 @@ impl<'a> Worker<'a> {
     }
 
     /// Every node: publish the node count; on the main thread, enforce the node limit (at
-    /// once: `go nodes 300` means 300) and every 1024 nodes the hard time limit.
+    /// once: `go nodes 300` means 300; for a strength level once its first iteration is
+    /// whole) and every 1024 nodes the hard time limit.
     fn check_limits(&mut self) {
         self.node_counts[self.td.id].store(self.td.nodes, Ordering::Relaxed);
         // With a search thread on every core, the thread reading `stop` from the GUI may
@@ -105,7 +106,8 @@ impl<'a> Worker<'a> {
             return;
         }
         if let Some(max) = self.limits.nodes {
-            if self.total_nodes() >= max {
+            let binds = self.td.completed_depth > 0 || !self.limits.whole_first_iteration;
+            if binds && self.total_nodes() >= max {
                 self.control.stop();
             }
         }

@@ -19,8 +19,9 @@ pub const MAX_LEVEL: u8 = 10;
 /// How one level searches and chooses.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LevelSettings {
-    /// Nodes per move at most.
-    pub nodes: u64,
+    /// Nodes per move at most, once the first iteration is whole; `None` for the levels
+    /// bounded by their depth alone.
+    pub nodes: Option<u64>,
     /// Depth at most, in plies.
     pub depth: i32,
     /// Lines searched (MultiPV) to choose among.
@@ -41,23 +42,27 @@ pub struct LevelSettings {
     pub sees_mates: bool,
 }
 
-/// Levels 1 to 10, weakest first. The lowest levels are bounded by their depth (2,000 nodes
-/// is more than they need); the node limit binds from level 7 up.
+/// Levels 1 to 10, weakest first. Levels 1 to 6 are bounded by their depth alone, levels 7
+/// to 10 by nodes too. Every level searches its first iteration whole, whatever its node
+/// limit, and so chooses among all its lines in every position: a node limit that cut the
+/// first iteration where there are many moves (60 with pieces in hand; 40 lines of one ply
+/// take about 5,000 nodes) left the level playing the search's best move, full strength
+/// exactly in the sharpest positions.
 pub const LEVELS: [LevelSettings; MAX_LEVEL as usize] = [
-    level(2_000, 1, 40, 100_000.0, 100_000, 0, false),
-    level(2_000, 1, 40, 3000.0, 12_000, 0, false),
-    level(2_000, 1, 12, 600.0, 1800, 0, false),
-    level(2_000, 1, 8, 250.0, 900, 0, false),
-    level(2_000, 2, 8, 240.0, 900, 0, false),
-    level(2_000, 2, 8, 210.0, 800, 0, true),
-    level(3_000, 3, 6, 100.0, 450, 70, true),
-    level(40_000, 9, 4, 30.0, 150, 10, true),
-    level(120_000, 12, 3, 12.0, 70, 0, true),
-    level(400_000, 20, 2, 4.0, 30, 0, true),
+    level(None, 1, 40, 100_000.0, 100_000, 0, false),
+    level(None, 1, 40, 3000.0, 12_000, 0, false),
+    level(None, 1, 12, 600.0, 1800, 0, false),
+    level(None, 1, 8, 250.0, 900, 0, false),
+    level(None, 2, 8, 240.0, 900, 0, false),
+    level(None, 2, 8, 210.0, 800, 0, true),
+    level(Some(3_000), 3, 6, 100.0, 450, 70, true),
+    level(Some(40_000), 9, 4, 30.0, 150, 10, true),
+    level(Some(120_000), 12, 3, 12.0, 70, 0, true),
+    level(Some(400_000), 20, 2, 4.0, 30, 0, true),
 ];
 
 const fn level(
-    nodes: u64,
+    nodes: Option<u64>,
     depth: i32,
     lines: usize,
     temperature: f64,
@@ -105,7 +110,7 @@ impl LevelSearch {
     }
 
     /// `job` with the level's limits: its depth (one ply now and then, when the level misses
-    /// a tactic), its nodes and its lines.
+    /// a tactic), its nodes (binding once the first iteration is whole) and its lines.
     pub(crate) fn limit(&mut self, job: &SearchJob) -> SearchJob {
         let level = self.settings;
         let depth = if level.shallow(&mut self.chance) {
@@ -116,7 +121,11 @@ impl LevelSearch {
         let mut limited = job.clone();
         let limits = &mut limited.limits;
         limits.depth = Some(limits.depth.map_or(depth, |d| d.min(depth)));
-        limits.nodes = Some(limits.nodes.map_or(level.nodes, |n| n.min(level.nodes)));
+        limits.nodes = match (limits.nodes, level.nodes) {
+            (Some(asked), Some(own)) => Some(asked.min(own)),
+            (asked, own) => asked.or(own),
+        };
+        limits.whole_first_iteration = true;
         limited.options.multipv = limited.options.multipv.max(level.lines);
         limited
     }
@@ -188,7 +197,12 @@ mod tests {
     fn levels_grow_stronger() {
         for pair in LEVELS.windows(2) {
             let (weak, strong) = (pair[0], pair[1]);
-            assert!(weak.nodes <= strong.nodes && weak.depth <= strong.depth);
+            assert!(weak.depth <= strong.depth);
+            // Bounded by depth alone below, by nodes too above, more nodes each level up.
+            match (weak.nodes, strong.nodes) {
+                (Some(w), Some(s)) => assert!(w < s),
+                (w, s) => assert!(w.is_none() || s.is_some(), "{weak:?}"),
+            }
             assert!(weak.temperature > strong.temperature && weak.window >= strong.window);
             // Missing a tactic by a one-ply search matters where the level looks deeper.
             if weak.depth > 2 {

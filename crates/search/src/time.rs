@@ -34,6 +34,10 @@ pub struct SearchLimits {
     /// ends at the first completed iteration past it, and at [`SearchLimits::nodes`] at the
     /// latest).
     pub soft_nodes: Option<u64>,
+    /// The node limit binds only once the first iteration is complete, so that a strength
+    /// level always chooses among all its lines, however many moves there are (the clock
+    /// still binds at once).
+    pub whole_first_iteration: bool,
     /// Search until `stop`.
     pub infinite: bool,
     /// Ponder: no time limit until `ponderhit`.

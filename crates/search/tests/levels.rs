@@ -9,7 +9,11 @@ use gogo_search::{
 };
 
 fn search(level: u8, seed: u64) -> SearchResult {
-    let pos = Position::startpos();
+    search_in(&Position::startpos(), level, seed)
+}
+
+fn search_in(pos: &Position, level: u8, seed: u64) -> SearchResult {
+    let pos = pos.clone();
     let job = SearchJob {
         root: pos.clone(),
         history: GameHistory::from_positions(std::slice::from_ref(&pos)),
@@ -36,11 +40,13 @@ fn a_level_limits_the_search_and_chooses_from_its_seed() {
             "level {level}: depth {}",
             result.depth
         );
-        assert!(
-            result.nodes <= settings.nodes + 2,
-            "level {level}: {} nodes",
-            result.nodes
-        );
+        if let Some(nodes) = settings.nodes {
+            assert!(
+                result.nodes <= nodes + 2,
+                "level {level}: {} nodes",
+                result.nodes
+            );
+        }
         assert!(
             result.lines.len() >= settings.lines.min(14),
             "{:?}",
@@ -59,4 +65,34 @@ fn a_level_limits_the_search_and_chooses_from_its_seed() {
     assert!(seen.len() >= 5, "{seen:?}");
     assert!(settings(MAX_LEVEL + 1).is_some_and(|s| *s == *settings(MAX_LEVEL).unwrap()));
     assert!(settings(0).is_none());
+}
+
+/// Every level chooses among all its lines even where there are 60 moves (pieces in hand): a
+/// node limit used to cut the first iteration there, and levels 1 to 6 then played the
+/// search's best move, here a mate in one, every time.
+#[test]
+fn every_level_chooses_among_its_lines_in_a_position_with_many_moves() {
+    let pos = Position::from_sfen("4R/2b2/2Sk1/G4/K4 b GPrbsp 29").unwrap();
+    assert_eq!(pos.legal_moves().len(), 60);
+    for level in 1..=MAX_LEVEL {
+        let result = search_in(&pos, level, 1);
+        let lines = settings(level).unwrap().lines;
+        assert_eq!(
+            result.lines.len(),
+            lines,
+            "level {level}: {:?}",
+            result.lines
+        );
+    }
+    // Level 1 does not look for mates: over seeds it plays many moves, not the mate.
+    let mut seen = std::collections::HashSet::new();
+    for seed in 0..20 {
+        seen.insert(search_in(&pos, 1, seed).best);
+    }
+    assert!(seen.len() >= 5, "{seen:?}");
+    // From level 3 up a level sees mates: it always mates.
+    for seed in 0..5 {
+        let best = search_in(&pos, 3, seed).best.unwrap();
+        assert!(pos.played(best).legal_moves().is_empty(), "{best}");
+    }
 }

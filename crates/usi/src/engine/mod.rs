@@ -229,6 +229,7 @@ impl UsiEngine {
             depth: go.depth.map(|d| d.min(127) as i32),
             nodes: go.nodes,
             soft_nodes: None,
+            whole_first_iteration: false,
             infinite,
             ponder: go.ponder,
         }
