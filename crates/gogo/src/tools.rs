@@ -136,6 +136,21 @@ pub(crate) enum PuzzlesCommand {
         #[arg(long)]
         passing: Option<PathBuf>,
     },
+    /// Rate every puzzle of a file again by gogo's levels as they are now, and write the set
+    /// with its new ratings to --out.
+    Rate {
+        /// The puzzle file.
+        file: PathBuf,
+        /// Where to write the set rated again (not the file itself).
+        #[arg(long)]
+        out: PathBuf,
+        /// Tries of each level.
+        #[arg(long, default_value_t = 3)]
+        tries: u64,
+        /// Threads, one search each.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
 }
 
 /// `gogo datagen`.
@@ -312,7 +327,9 @@ pub(crate) fn book_command(command: BookCommand) -> ExitCode {
 }
 
 pub(crate) fn puzzles_command(command: PuzzlesCommand) -> ExitCode {
-    use gogo_tools::puzzles::run::{run_check, run_generate, CheckRun, GenerateRun};
+    use gogo_tools::puzzles::run::{
+        run_check, run_generate, run_rate, CheckRun, GenerateRun, RateRun,
+    };
     match command {
         PuzzlesCommand::Generate {
             games,
@@ -397,6 +414,37 @@ pub(crate) fn puzzles_command(command: PuzzlesCommand) -> ExitCode {
                     }
                 }
                 Err(e) => usage_error("puzzles check", e),
+            }
+        }
+        PuzzlesCommand::Rate {
+            file,
+            out,
+            tries,
+            threads,
+        } => {
+            let run = RateRun {
+                file,
+                out,
+                tries,
+                threads,
+            };
+            let progress = |done: usize, all: usize| eprint!("\r{done}/{all} rated   ");
+            match run_rate(&run, &progress) {
+                Ok(report) => {
+                    eprintln!();
+                    println!("before\tafter\tpuzzles");
+                    for (before, after, n) in &report.moves {
+                        println!("{before}\t{after}\t{n}");
+                    }
+                    println!(
+                        "{} rated, {} changed, in {:.0} s",
+                        report.rated,
+                        report.changed(),
+                        report.elapsed.as_secs_f64()
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => usage_error("puzzles rate", e),
             }
         }
     }

@@ -4,8 +4,9 @@
 use gogo_puzzle::{Puzzle, Theme};
 use gogo_rules::{Move, Position};
 use gogo_tools::games::{GameFileError, GameLineProblem};
+use gogo_tools::puzzles::run::{run_rate, RateRun};
 use gogo_tools::puzzles::{
-    check, examine, generate, Analyst, CheckFailure, PuzzleConfig, SourceGame,
+    check, examine, generate, rate, Analyst, CheckFailure, PuzzleConfig, SourceGame,
 };
 
 fn config() -> PuzzleConfig {
@@ -232,4 +233,66 @@ fn a_sample_of_the_shipped_set_passes_the_check() {
             puzzle.to_line()
         );
     }
+}
+
+/// The shipped set's ratings come from gogo's levels as they are: a spread sample rated again
+/// gets the rating it ships with. A change to the levels (or to the network they search with)
+/// that moves a puzzle fails here until the set is rated again (`gogo puzzles rate`).
+#[test]
+fn the_shipped_set_is_rated_by_the_levels_as_they_are() {
+    let set = gogo_puzzle::set::shipped();
+    let mut analyst = analyst();
+    let moved: Vec<String> = set
+        .iter()
+        .step_by(set.len() / 60)
+        .filter_map(|puzzle| {
+            let now = rate(&mut analyst, puzzle, 3);
+            (now != puzzle.rating())
+                .then(|| format!("{} {} -> {now}", puzzle.id(), puzzle.rating()))
+        })
+        .collect();
+    assert!(moved.is_empty(), "rated otherwise now: {moved:?}");
+}
+
+/// `gogo puzzles rate` writes the set, in its order, with the levels' ratings, to a new file,
+/// and never over the file it reads.
+#[test]
+fn a_set_is_rated_again_into_a_new_file() {
+    let dir = std::env::temp_dir().join(format!("gogo-puzzle-rate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("set.tsv");
+    let hanging = found(HANGING_ROOK).unwrap().with_rating(2500);
+    let mate = found(MATE_IN_1).unwrap().with_rating(700);
+    let text = format!("{}\n{}\n", hanging.to_line(), mate.to_line());
+    std::fs::write(&file, &text).unwrap();
+    let run = |out: &std::path::Path| {
+        run_rate(
+            &RateRun {
+                file: file.clone(),
+                out: out.to_path_buf(),
+                tries: 2,
+                threads: 1,
+            },
+            &|_, _| {},
+        )
+    };
+    assert!(run(&file).is_err(), "rated over its own input");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+    let out = dir.join("rated.tsv");
+    let report = run(&out).unwrap();
+    assert_eq!(report.rated, 2);
+    let rated = gogo_puzzle::read_puzzles(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let mut analyst = analyst();
+    let expected: Vec<(String, u16)> = [hanging, mate]
+        .iter()
+        .map(|p| (p.id().to_string(), rate(&mut analyst, p, 2)))
+        .collect();
+    let got: Vec<(String, u16)> = rated
+        .iter()
+        .map(|p| (p.id().to_string(), p.rating()))
+        .collect();
+    assert_eq!(got, expected);
+    // Both were given ratings the levels do not give them: both moved.
+    assert_eq!(report.changed(), 2, "{:?}", report.moves);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,7 +1,9 @@
 //! The `gogo puzzles generate` and `gogo puzzles check` runs: work shared over threads (one
 //! [`Analyst`] each), a progress line on stderr, the figures at the end.
 
-use super::{check, generate, read_games, self_play_game, Analyst, CheckFailure, PuzzleConfig};
+use super::{
+    check, generate, rate, read_games, self_play_game, Analyst, CheckFailure, PuzzleConfig,
+};
 use crate::games::GameFileError;
 use gogo_puzzle::{read_puzzles, ParsePuzzleError, Puzzle};
 use gogo_table::{TableSizeError, ThreadCountError};
@@ -306,4 +308,76 @@ pub fn run_check(
         output.write(text.as_bytes())?;
     }
     Ok(report)
+}
+
+/// What `gogo puzzles rate` was asked.
+#[derive(Clone, Debug)]
+pub struct RateRun {
+    /// The puzzle file.
+    pub file: PathBuf,
+    /// Where to write the set with its new ratings (in the file's order); never the file
+    /// itself, which stays as it was until the new one is looked at and put in its place.
+    pub out: PathBuf,
+    /// Tries of each level.
+    pub tries: u64,
+    /// Threads.
+    pub threads: usize,
+}
+
+/// What a rating run did.
+#[derive(Clone, Debug, Default)]
+pub struct RateReport {
+    /// Puzzles rated.
+    pub rated: usize,
+    /// How many went from one rating to another: (before, after, puzzles), the unchanged
+    /// among them, by rating.
+    pub moves: Vec<(u16, u16, usize)>,
+    /// Time taken.
+    pub elapsed: Duration,
+}
+
+impl RateReport {
+    /// Puzzles whose rating changed.
+    pub fn changed(&self) -> usize {
+        self.moves
+            .iter()
+            .filter(|(before, after, _)| before != after)
+            .map(|&(_, _, n)| n)
+            .sum()
+    }
+}
+
+/// Runs `gogo puzzles rate`: every puzzle of the file rated again by gogo's levels as they
+/// are now (after a recalibration of the levels the ratings may move), written to `out`;
+/// `progress` hears of each puzzle rated.
+pub fn run_rate(
+    run: &RateRun,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<RateReport, PuzzleToolError> {
+    let output = gogo_files::Output::new(&run.out, &[&run.file])?;
+    let puzzles = read_puzzle_file(&run.file)?;
+    let ratings: Vec<std::sync::atomic::AtomicU16> = puzzles
+        .iter()
+        .map(|p| std::sync::atomic::AtomicU16::new(p.rating()))
+        .collect();
+    let done = AtomicUsize::new(0);
+    let start = Instant::now();
+    for_each_on_threads(run.threads, puzzles.len(), &|analyst, i| {
+        ratings[i].store(rate(analyst, &puzzles[i], run.tries), Ordering::Relaxed);
+        progress(done.fetch_add(1, Ordering::Relaxed) + 1, puzzles.len());
+    })?;
+    let mut moves: std::collections::BTreeMap<(u16, u16), usize> = Default::default();
+    let mut text = format!("{}\n", super::FILE_HEADER);
+    for (puzzle, rating) in puzzles.iter().zip(&ratings) {
+        let rating = rating.load(Ordering::Relaxed);
+        *moves.entry((puzzle.rating(), rating)).or_default() += 1;
+        text.push_str(&puzzle.clone().with_rating(rating).to_line());
+        text.push('\n');
+    }
+    output.write(text.as_bytes())?;
+    Ok(RateReport {
+        rated: puzzles.len(),
+        moves: moves.into_iter().map(|((b, a), n)| (b, a, n)).collect(),
+        elapsed: start.elapsed(),
+    })
 }
