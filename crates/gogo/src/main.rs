@@ -11,7 +11,8 @@ use std::sync::Arc;
 
 use std::process::ExitCode;
 use tools::{
-    book_command, datagen_command, puzzles_command, BookCommand, DatagenArgs, PuzzlesCommand,
+    book_command, datagen_command, puzzles_command, repetitions_command, BookCommand, DatagenArgs,
+    PuzzlesCommand, RepetitionsArgs,
 };
 
 mod tools;
@@ -46,6 +47,9 @@ enum Command {
     /// Build, merge and show opening books (YaneuraOu's text format).
     #[command(subcommand)]
     Book(BookCommand),
+    /// In games lost by fourfold repetition, the loser's steps into a third occurrence or
+    /// later, searched again beside the best move that avoids the repeat.
+    Repetitions(RepetitionsArgs),
     /// Print the search's tunable parameters as CSV (name, default, min, max, step), for
     /// `gogo-arena tune`; a build with `--features tune` takes them as USI options.
     Tunables,
@@ -133,6 +137,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => perft_command(args),
         Some(Command::Puzzles(command)) => puzzles_command(command),
         Some(Command::Book(command)) => book_command(command),
+        Some(Command::Repetitions(args)) => repetitions_command(args),
         Some(Command::Tunables) => {
             println!("name,default,min,max,step");
             for t in gogo_search::params::TUNABLES {

@@ -1,4 +1,5 @@
-//! The tools' subcommands (`gogo datagen`, `gogo puzzles`, `gogo book`): their arguments and
+//! The tools' subcommands (`gogo datagen`, `gogo puzzles`, `gogo book`, `gogo repetitions`):
+//! their arguments and
 //! thin calls into `gogo-tools`, which does the work.
 
 use crate::{parse_evaluation, position_from, usage_error};
@@ -151,6 +152,23 @@ pub(crate) enum PuzzlesCommand {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+}
+
+/// `gogo repetitions`.
+#[derive(clap::Args)]
+pub(crate) struct RepetitionsArgs {
+    /// Game files (the arena's .jsonl, .kif, .csa).
+    #[arg(required = true)]
+    games: Vec<PathBuf>,
+    /// The rule set the games were played under.
+    #[arg(long, default_value = "standard")]
+    rules: String,
+    /// Nodes of each search (every move a line, with the game's history).
+    #[arg(long, default_value_t = 100_000)]
+    nodes: u64,
+    /// An avoiding move this close to the move played (centipawns) counts as at hand.
+    #[arg(long, default_value_t = 50)]
+    margin: i32,
 }
 
 /// `gogo datagen`.
@@ -502,4 +520,66 @@ pub(crate) fn datagen_command(args: DatagenArgs) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `gogo repetitions`: one line a step into a repeat by the side that lost by repetition
+/// (game, ply, SFEN before, move, occurrence, its score, the best avoiding move and its
+/// score), then the counts.
+pub(crate) fn repetitions_command(args: RepetitionsArgs) -> ExitCode {
+    use gogo_tools::repetition::audit;
+    let rules: gogo_rules::RuleSet = match args.rules.parse() {
+        Ok(r) => r,
+        Err(e) => return usage_error("repetitions", e),
+    };
+    let mut games = Vec::new();
+    for path in &args.games {
+        match gogo_tools::games::read_games(path) {
+            Ok(g) => games.extend(g),
+            Err(e) => return usage_error("repetitions", e),
+        }
+    }
+    let searcher = match gogo_search::Searcher::new(16) {
+        Ok(s) => s,
+        Err(e) => return usage_error("repetitions", e),
+    };
+    let (mut lost, mut drawn, mut steps, mut at_hand) = ([0usize; 2], 0usize, 0usize, 0usize);
+    println!("game\tply\tsfen\tplayed\toccurrence\tscore\tavoiding\tits score");
+    for game in &games {
+        let found = audit(game, rules, &searcher, args.nodes);
+        drawn += usize::from(matches!(
+            found.outcome,
+            Some(gogo_rules::Outcome::Draw {
+                reason: gogo_rules::DrawReason::Repetition
+            })
+        ));
+        if let Some(loser) = found.loser {
+            lost[loser as usize] += 1;
+        }
+        for step in &found.steps {
+            steps += 1;
+            at_hand += usize::from(step.cost_of_avoiding().is_some_and(|c| c <= args.margin));
+            let (avoid, avoid_score) = step
+                .avoiding
+                .map_or(("-".to_string(), "-".to_string()), |(m, s)| {
+                    (m.to_string(), s.to_string())
+                });
+            println!(
+                "{}\t{}\t{}\t{}\t{}\t{}\t{avoid}\t{avoid_score}",
+                step.game,
+                step.ply + 1,
+                step.before.to_sfen(),
+                step.played,
+                step.occurrence,
+                step.played_score,
+            );
+        }
+    }
+    println!(
+        "{} games; lost by fourfold repetition: Sente {}, Gote {}; drawn by it: {drawn}; steps into a third occurrence or later (the loser's, both sides' in a draw): {steps}, with a move that avoids it within {} cp: {at_hand}",
+        games.len(),
+        lost[gogo_rules::Color::Sente as usize],
+        lost[gogo_rules::Color::Gote as usize],
+        args.margin
+    );
+    ExitCode::SUCCESS
 }

@@ -84,7 +84,14 @@ async fn page(ws_url: String, seconds: u64) -> PageReport {
                 if plies > 0 {
                     report.games += 1;
                     report.plies += plies as u64;
-                    let reason = update["reason"].as_str().unwrap_or("?").to_string();
+                    // By rule set and result too: a fourfold repetition is a draw under
+                    // kawu and a loss (for Sente, as a rule) under the standard rules.
+                    let reason = format!(
+                        "{} {} {}",
+                        update["rules"].as_str().unwrap_or("?"),
+                        update["reason"].as_str().unwrap_or("?"),
+                        update["result"].as_str().unwrap_or("?")
+                    );
                     *report.reasons.entry(reason).or_default() += 1;
                     started = false;
                 }

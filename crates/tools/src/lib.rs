@@ -10,3 +10,4 @@ pub mod datagen;
 pub mod fuzz_checks;
 pub mod games;
 pub mod puzzles;
+pub mod repetition;
