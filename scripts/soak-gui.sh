@@ -2,8 +2,10 @@
 # A soak of the browser board's server: starts gogo-gui (with gogo behind it) on a free port,
 # opens SESSIONS pages over WebSocket that play engine-against-engine games at a fast clock
 # for SECONDS, closes them, and reports gogo-gui's memory (RSS) before and after, its engine
-# processes left once the pages are gone (0 is right), its threads, and every error the pages
-# saw (crates/gui/examples/soak.rs).
+# processes left once the pages are gone (one per page: a board waits for its page to come
+# back, up to the idle timeout, 120 s), its threads, every error the pages saw, and the games'
+# endings by rule set and result (crates/gui/examples/soak.rs). The second round's pages take
+# the places of the first round's boards, which still wait: it shows errors if they cannot.
 #
 #   scripts/soak-gui.sh [sessions=8] [seconds=600]
 set -euo pipefail
@@ -43,7 +45,7 @@ during_rss=$(rss)
 sleep 3   # the sessions end, their engines are told to quit and are reaped
 echo "after:  RSS $(rss) (just after the pages closed: $during_rss), threads $(threads), engine processes $(children)"
 # A second round: memory after twice the games says whether it grows with them.
-target/release/examples/soak "$url" "$sessions" 20 | tail -1
+target/release/examples/soak "$url" "$sessions" 20 | grep -E '^  error|^all pages'
 sleep 3
 echo "after a second round of 20 s: RSS $(rss), threads $(threads), engine processes $(children)"
 errors=$(grep -c "WARN\|ERROR\|panicked" "$out/stderr" || true)

@@ -151,6 +151,36 @@ async fn a_board_without_its_page_ends_or_gives_its_place() {
     );
 }
 
+/// Pages that come together when every place is held by a board waiting alone each get a
+/// board: a page whose given place another new page took asks the next waiting board for
+/// one (of eight pages opened at once after eight had left, three used to be refused).
+#[tokio::test(flavor = "multi_thread")]
+async fn pages_that_come_together_each_get_a_place_boards_waited_in() {
+    let marker = format!("gogo-gui-boards-together-{}", std::process::id());
+    let places = 6;
+    let limits = Limits {
+        max_sessions: places,
+        ..Limits::default()
+    };
+    let (address, token) = common::serve(marked_engine(&marker), limits).await;
+    for round in 0..3 {
+        let pages = futures_util::future::join_all((0..places).map(|_| async {
+            let mut page = open(address, &token, "").await;
+            // A refused page is told the server is full and closed: no board then.
+            let board = next(&mut page, "board", |_| true).await;
+            (page, board)
+        }))
+        .await;
+        let refused = pages.iter().filter(|(_, board)| board.is_none()).count();
+        assert_eq!(
+            refused, 0,
+            "round {round}: {refused} of {places} pages refused"
+        );
+        drop(pages);
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+}
+
 /// `gogo-gui` on `db` and `port`, with a shell engine; its token once it printed it.
 fn start_binary(db: &std::path::Path, port: u16) -> (std::process::Child, String) {
     use std::io::BufRead;
