@@ -7,6 +7,7 @@
 #
 #   scripts/levels.sh [games=100] [levels="1 2 3 4 5 6 7"] [games-for-8-10=40]
 #   STEPS=0 scripts/levels.sh 10 "1 3 5 7"     # a quick look, without the level-to-level matches
+#   CONCURRENCY=1 scripts/levels.sh ...          # one game at a time (another match beside it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games=${1:-100}
@@ -29,7 +30,7 @@ summary() {
 match() {
   local log=$1 n=$2 tc=$3; shift 3
   scripts/match.sh "$@" -- --tc "movetime=$tc" --games "$n" --openings scripts/openings.txt \
-    --concurrency 2 --tolerance 100 > "$log" 2> "$log.err"
+    --concurrency "${CONCURRENCY:-2}" --tolerance 100 > "$log" 2> "$log.err"
 }
 
 echo "| level | lishogi's settings | games | gogo's score against lishogi's level | Elo | Elo over the level below |"
