@@ -47,10 +47,9 @@ pub struct GameAudit {
     pub steps: Vec<RepeatStep>,
 }
 
-/// How many times `positions[last]` has occurred in `positions`, itself included.
-fn occurrences(positions: &[Position], last: usize) -> usize {
-    let target = &positions[last];
-    positions[..=last]
+/// How many of `positions` are `target` (the same board, hands and side to move).
+fn occurrences(positions: &[Position], target: &Position) -> usize {
+    positions
         .iter()
         .filter(|p| gogo_rules::game::same_position(p, target))
         .count()
@@ -93,7 +92,7 @@ pub fn audit(game: &SourceGame, rules: RuleSet, searcher: &Searcher, nodes: u64)
     let mut steps = Vec::new();
     for (ply, &played) in replay.moves().iter().enumerate() {
         let before = &positions[ply];
-        let occurrence = occurrences(positions, ply + 1);
+        let occurrence = occurrences(&positions[..=ply + 1], &positions[ply + 1]);
         if loser.is_some_and(|l| before.side_to_move() != l) || occurrence < 3 {
             continue;
         }
@@ -120,14 +119,8 @@ pub fn audit(game: &SourceGame, rules: RuleSet, searcher: &Searcher, nodes: u64)
         let Some(&(_, played_score)) = lines.iter().find(|(mv, _)| *mv == played) else {
             continue;
         };
-        let repeats = |mv: Move| {
-            let after = before.played(mv);
-            positions[..=ply]
-                .iter()
-                .filter(|p| gogo_rules::game::same_position(p, &after))
-                .count()
-                >= 2
-        };
+        // A move repeats if its position would be the third occurrence or later.
+        let repeats = |mv: Move| occurrences(&positions[..=ply], &before.played(mv)) >= 2;
         let avoiding = lines.iter().copied().find(|&(mv, _)| !repeats(mv));
         steps.push(RepeatStep {
             game: game.name.clone(),
