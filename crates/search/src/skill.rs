@@ -229,7 +229,7 @@ mod tests {
             // among its better lines.
             assert!(
                 weak.depth < strong.depth
-                    || weak.sees_mates < strong.sees_mates
+                    || (!weak.sees_mates && strong.sees_mates)
                     || (weak.temperature > strong.temperature && weak.window >= strong.window),
                 "{weak:?}"
             );
