@@ -14,7 +14,9 @@
 # openings. EVAL is `classical` (the hand-made evaluation) or a network, genN, taken from the
 # commit that made it the default (below), so the same name makes the same games on any
 # machine. Both cores are used (game i of a seed is the same game whatever the thread count;
-# only the file's order differs).
+# only the file's order differs). A name may end in -STARTS for openings that start elsewhere
+# than at the rule sets' start positions: -puzzles starts them from the positions of the
+# puzzles shipped at REV (crates/puzzle/data/puzzles.tsv), with 0 to 3 random plies.
 #
 # A run already made is looked for before one is played: in DIR, then in ../shared/data (kept
 # across machines, but only what its README lists: runs made into it by a session were gone
@@ -47,11 +49,28 @@ parse_name() {
   cargo build --release -q -p gogo-train
   fields=$("$root/target/release/gogo-train" --run-name "$1") || {
     echo "data.sh: $1 is not a run's name" >&2; return 2; }
-  read -r eval seed nodes games rev <<<"$fields"
+  read -r eval seed nodes games rev starts <<<"$fields"
   if [ "$eval" != classical ] && ! network_commit "$eval" >/dev/null; then
     echo "data.sh: $1: no network named $eval (classical or one of:$(for e in $networks; do printf ' %s' "${e%%:*}"; done))" >&2
     return 2
   fi
+  case "$starts" in
+    -|puzzles) ;;
+    *) echo "data.sh: $1: no starts named $starts (puzzles)" >&2; return 2 ;;
+  esac
+}
+
+# The datagen arguments for the openings' starts of $starts at $rev (a file written into
+# $1's directory).
+starts_arguments() {
+  case "$starts" in
+    -) ;;
+    puzzles)
+      local file
+      file="$(dirname "$1")/.starts-puzzles-$rev.txt"
+      git show "$rev:crates/puzzle/data/puzzles.tsv" | cut -f2 > "$file"
+      echo "--starts $file --min-random-plies 0 --max-random-plies 3" ;;
+  esac
 }
 
 # The --eval argument for $eval played by gogo at $rev: `nnue` when it is that revision's
@@ -71,12 +90,14 @@ eval_argument() {
 
 # Plays $games games of the run into $1.
 play() {
-  local gogo e
+  local gogo e starting
   gogo=$(gogo_at "$rev")
   e=$(eval_argument)
-  echo "== gogo $rev: $games games, $nodes nodes a move, seed $seed, $eval ($e)" >&2
+  starting=$(starts_arguments "$1")
+  echo "== gogo $rev: $games games, $nodes nodes a move, seed $seed, $eval ($e), starts $starts" >&2
+  # shellcheck disable=SC2086 # $starting is a list of arguments without spaces
   "$gogo" datagen --games "$games" --nodes "$nodes" --threads "${THREADS:-2}" \
-    --seed "$seed" --eval "$e" --out "$1"
+    --seed "$seed" --eval "$e" $starting --out "$1"
 }
 
 # The file of run $name made before, in $1 or the shared directory, if there is one: under its
@@ -86,7 +107,7 @@ find_run() {
   local d
   for d in "$1" "$shared_dir"; do
     if [ -f "$d/$name" ]; then echo "$d/$name"; return; fi
-    if [ -f "$d/$eval-s$seed-n$nodes.bin" ]; then echo "$d/$eval-s$seed-n$nodes.bin"; return; fi
+    if [ "$starts" = - ] && [ -f "$d/$eval-s$seed-n$nodes.bin" ]; then echo "$d/$eval-s$seed-n$nodes.bin"; return; fi
   done
   return 1
 }
@@ -140,20 +161,20 @@ EOF
 }
 
 case "${1:-}" in
-  make) [ $# -ge 2 ] || { sed -n '2,24p' "$0"; exit 2; }; make_run "$2" "${3:-}" ;;
+  make) [ $# -ge 2 ] || { sed -n '2,27p' "$0"; exit 2; }; make_run "$2" "${3:-}" ;;
   set)
-    [ $# -ge 2 ] || { sed -n '2,24p' "$0"; exit 2; }
+    [ $# -ge 2 ] || { sed -n '2,27p' "$0"; exit 2; }
     runs=$(set_runs "$2")
     for run in $runs; do parse_name "$run"; done
     for run in $runs; do make_run "$run" "${3:-$default_dir}"; done ;;
   files)
-    [ $# -ge 2 ] || { sed -n '2,24p' "$0"; exit 2; }
+    [ $# -ge 2 ] || { sed -n '2,27p' "$0"; exit 2; }
     for run in $(set_runs "$2"); do
       f=${3:-$default_dir}/$(basename "$run" .bin).bin
       [ -f "$f" ] || { echo "data.sh: $f is missing: scripts/data.sh set $2 makes it" >&2; exit 1; }
       echo "$f"
     done ;;
-  verify) [ $# -ge 2 ] || { sed -n '2,24p' "$0"; exit 2; }; verify "$2" "${3:-200}" ;;
+  verify) [ $# -ge 2 ] || { sed -n '2,27p' "$0"; exit 2; }; verify "$2" "${3:-200}" ;;
   list) grep -v '^#' scripts/data-sets.txt ;;
-  *) sed -n '2,24p' "$0"; exit 2 ;;
+  *) sed -n '2,27p' "$0"; exit 2 ;;
 esac

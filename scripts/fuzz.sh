@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 seconds=${1:-300}; shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(sfen usi_position play usi_line kif csa network training_data engine_commands engine_messages gui_request room_messages match_records engine_spec puzzle_lines book game_records run_name)
+[ ${#targets[@]} -gt 0 ] || targets=(sfen usi_position play usi_line kif csa network training_data engine_commands engine_messages gui_request room_messages match_records engine_spec puzzle_lines book game_records run_name datagen_starts)
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz
 export RUSTC_BOOTSTRAP=1
 for t in "${targets[@]}"; do

@@ -190,6 +190,10 @@ pub(crate) struct DatagenArgs {
     /// Seed of the random openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Start the openings from these positions (one SFEN a line, one picked at random for
+    /// each opening) rather than from the rule sets' start positions.
+    #[arg(long)]
+    starts: Option<std::path::PathBuf>,
     /// Fewest random plies of an opening.
     #[arg(long, default_value_t = 4)]
     min_random_plies: usize,
@@ -477,6 +481,13 @@ pub(crate) fn datagen_command(args: DatagenArgs) -> ExitCode {
     if args.min_random_plies > args.max_random_plies {
         return usage_error("datagen", "--min-random-plies is above --max-random-plies");
     }
+    let starts = match &args.starts {
+        None => Vec::new(),
+        Some(path) => match datagen::read_starts(path) {
+            Ok(starts) => starts,
+            Err(e) => return usage_error("datagen", format!("--starts {}: {e}", path.display())),
+        },
+    };
     let games = args.games;
     let config = DatagenConfig {
         games,
@@ -484,6 +495,7 @@ pub(crate) fn datagen_command(args: DatagenArgs) -> ExitCode {
         soft_nodes: (args.soft_nodes > 0).then_some(args.soft_nodes),
         threads: args.threads,
         seed: args.seed,
+        starts,
         random_plies: args.min_random_plies..=args.max_random_plies,
         opening_limit: args.opening_limit,
         opening_screen: !args.no_opening_screen,

@@ -309,5 +309,22 @@ fn datagen_keeps_to_the_machine_and_to_data_files() {
         "this machine's cores",
     );
     assert!(!out.exists());
+    // A file of starts that does not read is refused with its line, and nothing is written;
+    // a directory is not a file of starts.
+    let starts = dir.join("starts.txt");
+    std::fs::write(
+        &starts,
+        "rbsgk/4p/5/P4/KGSBR b - 1\nrbsgk/4p/5/P4/KGSBR x - 1\n",
+    )
+    .unwrap();
+    for (path, says) in [(&starts, "line 2"), (&dir, "not a regular file")] {
+        let args = ["datagen", "--games", "1", "--nodes", "100", "--starts"];
+        let out_arg = ["--out", out.to_str().unwrap()];
+        let mut all: Vec<&str> = args.to_vec();
+        all.push(path.to_str().unwrap());
+        all.extend(out_arg);
+        refused(&gogo(&all, SECONDS), says);
+        assert!(!out.exists());
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

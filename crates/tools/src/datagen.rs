@@ -1,9 +1,11 @@
 //! `gogo datagen`: self-play games at a fixed node count from randomised openings, written as
 //! training data for the NNUE ([`gogo_search::nnue::data`]).
 //!
-//! Games run in parallel (rayon), one search thread each with its own table. Each game starts
-//! from one of the two rule sets' start positions (alternately), plays a random number of
-//! random legal moves, and is kept only if a search then scores it within the opening limit.
+//! Games run in parallel (rayon), one search thread each with its own table. Each game is
+//! played under one of the two rule sets (alternately) and starts from that rule set's start
+//! position, or from one of a file's positions picked at random (`--starts`: middlegames for
+//! variety), plays a random number of random legal moves, and is kept only if a search then
+//! scores it within the opening limit.
 //! Every position where the side to move is not in check, the chosen move neither captures
 //! nor promotes, and the score is not a mate or repetition verdict is recorded with the
 //! search's score and, once the game is over, its result. A game ends by the rules, by a
@@ -34,6 +36,9 @@ pub struct DatagenConfig {
     pub threads: usize,
     /// Seed: game `i` is the same game whatever the thread count.
     pub seed: u64,
+    /// Positions an opening may start from, one picked at random for each try; empty: the
+    /// rule set's start position.
+    pub starts: Vec<Position>,
     /// The random plies of an opening: a number from this range.
     pub random_plies: std::ops::RangeInclusive<usize>,
     /// Openings scored beyond this many centipawns are replaced by another.
@@ -151,6 +156,72 @@ const OPENING_SCREEN_MIN_NODES: u64 = 200;
 /// ... and throws the opening away when it scores beyond this multiple of the opening limit.
 const OPENING_SCREEN_MARGIN: i32 = 2;
 
+/// An opening is kept whatever its score after this many were thrown away, so that a file of
+/// starts that are all decided slows a run down rather than stalling it.
+const MAX_REJECTED_OPENINGS: usize = 1000;
+
+/// The most a file of start positions may be.
+pub const STARTS_FILE: gogo_files::Limit = gogo_files::Limit::new(64 << 20, "a file of starts");
+
+/// Why a file of start positions cannot be used.
+#[derive(Debug)]
+pub enum StartsError {
+    /// The file cannot be read.
+    File(gogo_files::FileError),
+    /// A line is not an SFEN (1-based line number, the line, why).
+    Sfen(usize, String, gogo_rules::SfenError),
+    /// A line's position is over: no legal move.
+    Over(usize, String),
+    /// No position at all.
+    Empty,
+}
+
+impl std::fmt::Display for StartsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartsError::File(e) => write!(f, "{e}"),
+            StartsError::Sfen(line, text, e) => write!(f, "line {line}: {text:?}: {e}"),
+            StartsError::Over(line, text) => {
+                write!(
+                    f,
+                    "line {line}: {text:?}: the side to move has no legal move"
+                )
+            }
+            StartsError::Empty => write!(f, "no position in the file"),
+        }
+    }
+}
+
+impl std::error::Error for StartsError {}
+
+/// Reads start positions: one SFEN a line; blank lines and text after `#` are left out.
+/// Each must leave the side to move a legal move.
+pub fn parse_starts(text: &str) -> Result<Vec<Position>, StartsError> {
+    let mut starts = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let sfen = line.split('#').next().unwrap_or("").trim();
+        if sfen.is_empty() {
+            continue;
+        }
+        let position = Position::from_sfen(sfen)
+            .map_err(|e| StartsError::Sfen(number + 1, sfen.to_string(), e))?;
+        if position.legal_moves().is_empty() {
+            return Err(StartsError::Over(number + 1, sfen.to_string()));
+        }
+        starts.push(position);
+    }
+    if starts.is_empty() {
+        return Err(StartsError::Empty);
+    }
+    Ok(starts)
+}
+
+/// Reads a file of start positions ([`parse_starts`]): a regular file of at most
+/// [`STARTS_FILE`], through a bounded reader.
+pub fn read_starts(path: &std::path::Path) -> Result<Vec<Position>, StartsError> {
+    parse_starts(&gogo_files::read_text(path, STARTS_FILE).map_err(StartsError::File)?)
+}
+
 /// A random opening for game `index`, scored within the limit by a search.
 fn opening(index: usize, config: &DatagenConfig, rng: &mut Rng, player: &mut Player) -> Opening {
     let rules = if index.is_multiple_of(2) {
@@ -160,7 +231,12 @@ fn opening(index: usize, config: &DatagenConfig, rng: &mut Rng, player: &mut Pla
     };
     let mut rejected = 0;
     loop {
-        let mut game = Game::new(rules);
+        let mut game = if config.starts.is_empty() {
+            Game::new(rules)
+        } else {
+            let start = &config.starts[rng.below(config.starts.len())];
+            Game::from_position(rules, start.clone())
+        };
         let span = config.random_plies.end() - config.random_plies.start() + 1;
         let plies = config.random_plies.start() + rng.below(span);
         for _ in 0..plies {
@@ -187,7 +263,7 @@ fn opening(index: usize, config: &DatagenConfig, rng: &mut Rng, player: &mut Pla
             }
         }
         let answer = player.search(&game, config);
-        if answer.1.abs() <= config.opening_limit {
+        if answer.1.abs() <= config.opening_limit || rejected >= MAX_REJECTED_OPENINGS {
             return Opening {
                 game,
                 answer,
@@ -442,6 +518,7 @@ mod tests {
             soft_nodes: None,
             threads,
             seed: 9,
+            starts: Vec::new(),
             random_plies: 2..=4,
             opening_limit: 2000,
             opening_screen: true,
@@ -516,6 +593,47 @@ mod tests {
             picky.rejected_openings > totals.rejected_openings,
             "{picky:?} against {totals:?}"
         );
+        // From a file's start, with no random plies, every game's first position is that
+        // start (here the start position with Gote to move, which no game from the rule
+        // sets' starts has at its first ply).
+        let middlegame = "rbsgk/4p/5/P4/KGSBR w - 2";
+        let from_file = DatagenConfig {
+            starts: parse_starts(&format!("# a start\n\n{middlegame} # from a puzzle\n")).unwrap(),
+            random_plies: 0..=0,
+            opening_limit: 30_000,
+            ..config(1, "starts.bin")
+        };
+        run(&from_file, &mut |_, _| {}).unwrap();
+        let (_, started) =
+            data::read_all(&mut std::fs::File::open(&from_file.out).unwrap()).unwrap();
+        // A record keeps no move number: board, side and hands are compared.
+        let without_number = |sfen: &str| sfen.rsplit_once(' ').unwrap().0.to_string();
+        let first: Vec<String> = started
+            .iter()
+            .filter(|r| r.ply == 0)
+            .map(|r| without_number(&r.position.to_sfen()))
+            .collect();
+        assert!(!first.is_empty());
+        assert!(
+            first.iter().all(|s| *s == without_number(middlegame)),
+            "{first:?}"
+        );
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_file_of_starts_is_read_or_refused_with_its_line() {
+        let starts =
+            parse_starts("rbsgk/4p/5/P4/KGSBR b - 1\n  # none\n\n4k/5/5/5/K4 w - 1 # bare\n")
+                .unwrap();
+        assert_eq!(starts.len(), 2);
+        let refused = |text: &str| parse_starts(text).unwrap_err().to_string();
+        assert!(refused("").contains("no position"));
+        assert!(refused("# only a comment\n").contains("no position"));
+        assert!(refused("rbsgk/4p/5/P4/KGSBR b - 1\nnot an sfen\n")
+            .starts_with("line 2: \"not an sfen\""));
+        // Sente is mated: a start with no legal move is refused.
+        let mated = refused("4k/5/1s3/1g3/K4 b - 1\n");
+        assert!(mated.contains("no legal move"), "{mated}");
     }
 }

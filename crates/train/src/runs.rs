@@ -3,7 +3,9 @@
 //! A run's file is named by what makes it: `EVAL-sSEED-nNODES-gGAMES-REV.bin`, say
 //! `gen4-s5101-n5000-g40000-7898c05.bin`: the evaluation that played (`classical`, or a
 //! network's name such as `gen4`), the seed, the node limit a move, the number of games and
-//! the revision of gogo that played them. Game `i` of a seed is the same game whatever the
+//! the revision of gogo that played them. A sixth part, `-STARTS`, names where the openings
+//! started when not from the rule sets' start positions (`puzzles`: the shipped puzzles'
+//! positions; `scripts/data.sh` says how each is made). Game `i` of a seed is the same game whatever the
 //! thread count, so the name is enough to make the file again (`scripts/data.sh make`). The
 //! header says the seed and the node limit too; a file whose name says otherwise is refused.
 
@@ -25,6 +27,8 @@ pub struct RunName {
     pub games: u64,
     /// gogo's revision (a git commit, 7 to 40 hex digits).
     pub revision: String,
+    /// Where the openings started (a lower-case name), if not from the rule sets' starts.
+    pub starts: Option<String>,
 }
 
 /// Why a file name is not a run's name.
@@ -35,7 +39,7 @@ impl fmt::Display for RunNameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} (a run is named EVAL-sSEED-nNODES-gGAMES-REV.bin)",
+            "{} (a run is named EVAL-sSEED-nNODES-gGAMES-REV.bin or EVAL-sSEED-nNODES-gGAMES-REV-STARTS.bin)",
             self.0
         )
     }
@@ -46,20 +50,29 @@ impl std::error::Error for RunNameError {}
 impl FromStr for RunName {
     type Err = RunNameError;
 
-    /// Reads `EVAL-sSEED-nNODES-gGAMES-REV`, with or without `.bin`.
+    /// Reads `EVAL-sSEED-nNODES-gGAMES-REV[-STARTS]`, with or without `.bin`.
     fn from_str(text: &str) -> Result<RunName, RunNameError> {
         let stem = text.strip_suffix(".bin").unwrap_or(text);
         let parts: Vec<&str> = stem.split('-').collect();
-        let [evaluation, seed, nodes, games, revision] = parts[..] else {
-            return Err(RunNameError(format!("{text:?} has not five parts")));
+        let (evaluation, seed, nodes, games, revision, starts) = match parts[..] {
+            [e, s, n, g, r] => (e, s, n, g, r, None),
+            [e, s, n, g, r, starts] => (e, s, n, g, r, Some(starts)),
+            _ => return Err(RunNameError(format!("{text:?} has not five or six parts"))),
         };
-        let evaluation_ok = !evaluation.is_empty()
-            && evaluation
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
-        if !evaluation_ok {
+        let lower_case_name = |name: &str| {
+            !name.is_empty()
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+        };
+        if !lower_case_name(evaluation) {
             return Err(RunNameError(format!(
                 "{text:?}: evaluation {evaluation:?} is not a lower-case name"
+            )));
+        }
+        if let Some(starts) = starts.filter(|s| !lower_case_name(s)) {
+            return Err(RunNameError(format!(
+                "{text:?}: starts {starts:?} is not a lower-case name"
             )));
         }
         fn number<T: FromStr>(text: &str, part: &str, letter: char) -> Result<T, RunNameError> {
@@ -83,6 +96,7 @@ impl FromStr for RunName {
             nodes: number(text, nodes, 'n')?,
             games: number(text, games, 'g')?,
             revision: revision.to_string(),
+            starts: starts.map(str::to_string),
         })
     }
 }
@@ -91,19 +105,29 @@ impl fmt::Display for RunName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{}-s{}-n{}-g{}-{}.bin",
+            "{}-s{}-n{}-g{}-{}",
             self.evaluation, self.seed, self.nodes, self.games, self.revision
-        )
+        )?;
+        if let Some(starts) = &self.starts {
+            write!(f, "-{starts}")?;
+        }
+        write!(f, ".bin")
     }
 }
 
 impl RunName {
-    /// The fields as words, `EVAL SEED NODES GAMES REV`, for scripts (`gogo-train
-    /// --run-name`), so that the name's format is read in one place.
+    /// The fields as words, `EVAL SEED NODES GAMES REV STARTS` (STARTS `-` for the rule
+    /// sets' starts), for scripts (`gogo-train --run-name`), so that the name's format is
+    /// read in one place.
     pub fn fields(&self) -> String {
         format!(
-            "{} {} {} {} {}",
-            self.evaluation, self.seed, self.nodes, self.games, self.revision
+            "{} {} {} {} {} {}",
+            self.evaluation,
+            self.seed,
+            self.nodes,
+            self.games,
+            self.revision,
+            self.starts.as_deref().unwrap_or("-")
         )
     }
 
@@ -240,6 +264,7 @@ mod tests {
                 nodes: 5000,
                 games: 40000,
                 revision: "7898c05".into(),
+                starts: None,
             }
         );
         assert_eq!(name.to_string(), "gen4-s5101-n5000-g40000-7898c05.bin");
@@ -251,15 +276,31 @@ mod tests {
                 nodes: 5000,
                 games: 37945,
                 revision: "23527f1".into(),
+                starts: None,
             })
         );
+        let from_puzzles: RunName = "gen6-s6107-n5000-g20000-abc1234-puzzles.bin"
+            .parse()
+            .unwrap();
+        assert_eq!(from_puzzles.starts.as_deref(), Some("puzzles"));
+        assert_eq!(
+            from_puzzles.to_string(),
+            "gen6-s6107-n5000-g20000-abc1234-puzzles.bin"
+        );
+        assert_eq!(
+            from_puzzles.fields(),
+            "gen6 6107 5000 20000 abc1234 puzzles"
+        );
+        assert_eq!(name.fields(), "gen4 5101 5000 40000 7898c05 -");
     }
 
     #[test]
     fn names_that_are_not_runs_are_refused_with_the_reason() {
         for (text, reason) in [
-            ("gen4-s4101-n5000.bin", "five parts"),
-            ("gen4-s4101-n5000-g10-7898c05-x.bin", "five parts"),
+            ("gen4-s4101-n5000.bin", "five or six parts"),
+            ("gen4-s4101-n5000-g10-7898c05-x-y.bin", "five or six parts"),
+            ("gen4-s4101-n5000-g10-7898c05-X.bin", "starts"),
+            ("gen4-s4101-n5000-g10-7898c05-.bin", "starts"),
             ("Gen4-s1-n5000-g10-7898c05", "lower-case"),
             ("gen4-1-n5000-g10-7898c05", "sNUMBER"),
             ("gen4-s1-n-g10-7898c05", "nNUMBER"),
@@ -268,7 +309,7 @@ mod tests {
             ("gen4-s1-n5000-g10-main", "hex"),
             ("gen4-s1-n5000-g10-7898C05", "hex"),
             ("gen4-s1-n5000-g10-789", "hex"),
-            ("", "five parts"),
+            ("", "five or six parts"),
         ] {
             let e = text.parse::<RunName>().unwrap_err().to_string();
             assert!(e.contains(reason), "{text:?}: {e}");
