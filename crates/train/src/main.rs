@@ -54,7 +54,7 @@ struct Cli {
     #[arg(long)]
     calibrate: bool,
     /// Instead of training: read NAME as a run's file name and print its fields as
-    /// `EVAL SEED NODES GAMES REV` (for scripts/data.sh), or say why it is not one.
+    /// `EVAL SEED NODES GAMES REV STARTS` (for scripts/data.sh), or say why it is not one.
     #[arg(long, value_name = "NAME", conflicts_with_all = ["data", "out", "calibrate"])]
     run_name: Option<String>,
 }
