@@ -151,21 +151,7 @@ async fn the_documented_nginx_configuration_serves_online_play_over_tls() {
     // server could otherwise take the stream after the move, put the move in that first line
     // and have no later line to tell it in.
     let mut lines: Vec<Value> = Vec::new();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while lines.is_empty() {
-        let mut line = String::new();
-        let left = deadline.saturating_duration_since(Instant::now());
-        let read = tokio::time::timeout(left, stream.read_line(&mut line))
-            .await
-            .expect("the game's first line in time");
-        assert!(read.unwrap() > 0, "the stream ended before its first line");
-        // Header lines and any chunk sizes are not JSON objects.
-        if let Ok(value) = serde_json::from_str::<Value>(line.trim()) {
-            if value.is_object() {
-                lines.push(value);
-            }
-        }
-    }
+    read_stream_until(&mut stream, &mut lines, |lines| !lines.is_empty()).await;
     assert_eq!(lines[0]["type"], "gameFull", "{lines:?}");
 
     let socket = |c: Client, seat: String| {
@@ -220,24 +206,12 @@ async fn the_documented_nginx_configuration_serves_online_play_over_tls() {
     assert_eq!(seen["event"]["usi"], "2e3d", "{seen}");
 
     // The stream has told the move while it stays open: nginx did not hold it back.
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !lines
-        .iter()
-        .any(|l: &Value| l["type"] == "gameState" && l["moves"] == "2e3d")
-    {
-        let mut line = String::new();
-        let left = deadline.saturating_duration_since(Instant::now());
-        let read = tokio::time::timeout(left, stream.read_line(&mut line))
-            .await
-            .expect("the game's stream passed on line by line");
-        assert!(read.unwrap() > 0, "the stream ended: {lines:?}");
-        // Header lines and any chunk sizes are not JSON objects.
-        if let Ok(value) = serde_json::from_str::<Value>(line.trim()) {
-            if value.is_object() {
-                lines.push(value);
-            }
-        }
-    }
+    read_stream_until(&mut stream, &mut lines, |lines| {
+        lines
+            .iter()
+            .any(|l| l["type"] == "gameState" && l["moves"] == "2e3d")
+    })
+    .await;
     assert_eq!(lines[0]["type"], "gameFull", "{lines:?}");
 
     // Each client is limited by the address nginx forwards: alice's (127.0.0.2) runs out of
@@ -263,4 +237,27 @@ async fn the_documented_nginx_configuration_serves_online_play_over_tls() {
     assert_eq!(carol.status, 200, "{}", carol.body);
 
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Reads a game stream's lines into `lines` (its JSON objects: header lines and any chunk
+/// sizes are not) until `done` says so, failing after 10 s or at the stream's end.
+async fn read_stream_until<R: tokio::io::AsyncBufRead + Unpin>(
+    stream: &mut R,
+    lines: &mut Vec<Value>,
+    done: impl Fn(&[Value]) -> bool,
+) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !done(lines) {
+        let mut line = String::new();
+        let left = deadline.saturating_duration_since(Instant::now());
+        let read = tokio::time::timeout(left, stream.read_line(&mut line))
+            .await
+            .unwrap_or_else(|_| panic!("the game's stream passed on line by line: {lines:?}"));
+        assert!(read.unwrap() > 0, "the stream ended: {lines:?}");
+        if let Ok(value) = serde_json::from_str::<Value>(line.trim()) {
+            if value.is_object() {
+                lines.push(value);
+            }
+        }
+    }
 }
