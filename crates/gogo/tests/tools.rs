@@ -317,7 +317,17 @@ fn datagen_keeps_to_the_machine_and_to_data_files() {
         "rbsgk/4p/5/P4/KGSBR b - 1\nrbsgk/4p/5/P4/KGSBR x - 1\n",
     )
     .unwrap();
-    for (path, says) in [(&starts, "line 2"), (&dir, "not a regular file")] {
+    // A file past the limit on starts (64 MiB; sparse here) is refused before it is read.
+    let huge = dir.join("huge.txt");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len((64 << 20) + 1)
+        .unwrap();
+    for (path, says) in [
+        (&starts, "line 2"),
+        (&dir, "not a regular file"),
+        (&huge, "a file of starts"),
+    ] {
         let args = ["datagen", "--games", "1", "--nodes", "100", "--starts"];
         let out_arg = ["--out", out.to_str().unwrap()];
         let mut all: Vec<&str> = args.to_vec();

@@ -252,8 +252,10 @@ fn opening(index: usize, config: &DatagenConfig, rng: &mut Rng, player: &mut Pla
         }
         // A quick look first: most openings thrown away have dropped a piece, which a search
         // of a tenth of a move's nodes (the soft limit's, if any) sees as well; only the
-        // others pay for the full search.
-        if config.opening_screen {
+        // others pay for the full search. Past the cap on openings thrown away, the next
+        // is kept, so it is not screened.
+        let give_up = rejected >= MAX_REJECTED_OPENINGS;
+        if config.opening_screen && !give_up {
             let move_nodes = config.soft_nodes.unwrap_or(config.nodes);
             let quick_nodes = (move_nodes / OPENING_SCREEN_FRACTION).max(OPENING_SCREEN_MIN_NODES);
             let (_, quick) = player.search_limited(&game, config, quick_nodes, None);
@@ -263,7 +265,7 @@ fn opening(index: usize, config: &DatagenConfig, rng: &mut Rng, player: &mut Pla
             }
         }
         let answer = player.search(&game, config);
-        if answer.1.abs() <= config.opening_limit || rejected >= MAX_REJECTED_OPENINGS {
+        if answer.1.abs() <= config.opening_limit || give_up {
             return Opening {
                 game,
                 answer,
@@ -618,6 +620,16 @@ mod tests {
             first.iter().all(|s| *s == without_number(middlegame)),
             "{first:?}"
         );
+        // Where no opening is within the limit (every score beyond -1 cp, which the quick
+        // screen throws away too), each game keeps one after the cap and the run ends.
+        let none_balanced = DatagenConfig {
+            games: 2,
+            opening_limit: -1,
+            ..config(1, "capped.bin")
+        };
+        let capped = run(&none_balanced, &mut |_, _| {}).unwrap();
+        assert_eq!(capped.games, 2);
+        assert_eq!(capped.rejected_openings, 2 * MAX_REJECTED_OPENINGS);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
