@@ -2,7 +2,10 @@
 //! of their own (issue 56). The files in `tests/data/before/` were written by the `gogo`
 //! binary of 4831a18 (the last build with the tools inside `gogo-usi`), with the commands
 //! below; each test runs the same command on this build and compares byte for byte (the
-//! seconds a run took are the only words left out).
+//! seconds a run took are the only words left out). What depends on the built-in network
+//! moves with it: at gen7's switch (2026-12-05) the datagen files were written again by that
+//! build, and the puzzle check runs at its default nodes, where the three puzzles pass with
+//! either network (at 20,000 nodes gen7 finds a second win in one of them).
 
 mod common;
 
@@ -59,8 +62,9 @@ fn datagen_writes_the_same_games() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `gogo puzzles check puzzles.tsv --nodes 20000` (three puzzles of the shipped set): the
-/// same report, and the same `--passing` file (all three, under the set's header).
+/// `gogo puzzles check puzzles.tsv` (three puzzles of the shipped set, at the check's
+/// default nodes): the same report, and the same `--passing` file (all three, under the
+/// set's header).
 #[test]
 fn puzzles_check_reports_the_same() {
     let dir = scratch("puzzles");
@@ -69,8 +73,6 @@ fn puzzles_check_reports_the_same() {
         "puzzles",
         "check",
         before("puzzles.tsv").to_str().unwrap(),
-        "--nodes",
-        "20000",
         "--passing",
         passing.to_str().unwrap(),
     ]);

@@ -8,10 +8,10 @@ use gogo_protocol::{InfoScore, Wdl};
 use gogo_rules::Color;
 
 /// The scale for an engine that reports no `wdl`: `1 / (1 + e^(-cp / scale))` is the
-/// chance of a centipawn score. It is gogo's built-in network's calibration (gen6, fitted
-/// to its games' results by `gogo-train --calibrate`: 100 cp is 58 %); gogo itself reports
+/// chance of a centipawn score. It is gogo's built-in network's calibration (gen7, fitted
+/// to its games' results by `gogo-train --calibrate`: 100 cp is 57.5 %); gogo itself reports
 /// its chances, from the scale of whichever evaluation it runs.
-pub const DEFAULT_WIN_SCALE: f64 = 310.0;
+pub const DEFAULT_WIN_SCALE: f64 = 330.0;
 
 /// A score and the winning chance it stands for, both from Sente's side.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -73,11 +73,11 @@ mod tests {
     #[test]
     fn chances_come_from_the_engine_or_the_default_scale() {
         let cp = InfoScore::Centipawns;
-        // Without wdl: the default scale, to the per mille (100 cp is 58.0 %).
+        // Without wdl: the default scale, to the per mille (100 cp is 57.5 %).
         let e = SenteEval::from_info(cp(100), None, Color::Sente);
-        assert!((e.sente_win - 0.580).abs() < 1e-9, "{}", e.sente_win);
+        assert!((e.sente_win - 0.575).abs() < 1e-9, "{}", e.sente_win);
         let e = SenteEval::from_info(cp(100), None, Color::Gote);
-        assert!((e.sente_win - 0.420).abs() < 1e-9);
+        assert!((e.sente_win - 0.425).abs() < 1e-9);
         assert_eq!(e.score, SenteScore::Cp { value: -100 });
         assert_eq!(
             SenteEval::from_info(cp(0), None, Color::Sente).sente_win,

@@ -387,7 +387,7 @@ pub(crate) mod tests {
 
     #[test]
     fn the_score_scales_come_from_the_provenance() {
-        assert_eq!(embedded_score_scale(), 310.0);
+        assert_eq!(embedded_score_scale(), 330.0);
         assert_eq!(crate::eval::classical_score_scale(), 790.0);
         assert_eq!(
             super::super::score_scale_in("x\nscore scale: 12.5 (why)"),
