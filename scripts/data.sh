@@ -31,7 +31,7 @@ default_dir=$root/target/data
 shared_dir=$root/../shared/data
 
 # The commit at which each network became the built-in default.
-networks="gen1:feb90a9 gen2:701a462 gen3:171c017 gen4:88798da gen5:752dfb3 gen6:115497c"
+networks="gen1:feb90a9 gen2:701a462 gen3:171c017 gen4:88798da gen5:752dfb3 gen6:115497c gen7:6597fd0"
 
 # The commit that made network $1 the default, or a failure for a name not in $networks.
 network_commit() {
