@@ -53,11 +53,11 @@ pub const MATE_BLIND_CP: i32 = 2000;
 /// exactly in the sharpest positions.
 pub const LEVELS: [LevelSettings; MAX_LEVEL as usize] = [
     level(None, 1, 40, 1000.0, 100_000, 0, Mates::Missed),
-    level(None, 1, 40, 600.0, 100_000, 0, Mates::Missed),
+    level(None, 1, 40, 700.0, 100_000, 0, Mates::Missed),
     level(None, 1, 12, 700.0, 2000, 0, Mates::Seen),
     level(None, 1, 8, 300.0, 1000, 0, Mates::Seen),
     level(None, 2, 8, 320.0, 1100, 0, Mates::Seen),
-    level(None, 2, 8, 270.0, 950, 0, Mates::Solved),
+    level(None, 2, 8, 285.0, 1000, 0, Mates::Solved),
     level(Some(3_000), 3, 6, 100.0, 450, 70, Mates::Solved),
     level(Some(40_000), 9, 4, 30.0, 150, 10, Mates::Solved),
     level(Some(120_000), 12, 3, 12.0, 70, 0, Mates::Solved),
