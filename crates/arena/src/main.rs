@@ -437,6 +437,7 @@ fn main() -> ExitCode {
         },
         None => vec![default_opening(&rules)],
     };
+    let cli_sprt = cli.sprt;
     let config = MatchConfig {
         engines: [first.clone(), second.clone()],
         settings: GameSettings {
@@ -545,7 +546,7 @@ fn main() -> ExitCode {
         None => None,
     };
     let mut progress = |games: &[gogo_arena::MatchGame]| {
-        eprintln!("{}", report::progress_line(games, total));
+        eprintln!("{}", report::progress_line(games, total, cli_sprt.as_ref()));
         if let (Some(file), Some(game)) = (live_jsonl.as_mut(), games.last()) {
             use std::io::Write;
             if let Err(e) = file.write_all(json_line(game).as_bytes()) {

@@ -5,15 +5,24 @@ use crate::stats::{Pentanomial, Sprt, SprtDecision, Tally};
 use crate::{summarize, MatchGame, MatchSummary};
 use std::fmt;
 
-/// The line after each game: which game, how it ended, the score and Elo so far.
-pub fn progress_line(games: &[MatchGame], total: usize) -> String {
-    let (t, _) = summarize(games);
+/// The line after each game: which game, how it ended, the score and Elo so far, and in an
+/// SPRT the LLR over the complete pairs with its bounds, so a run stopped by hand says where
+/// it stood.
+pub fn progress_line(games: &[MatchGame], total: usize, sprt: Option<&Sprt>) -> String {
+    let (t, penta) = summarize(games);
     let (elo, err) = t.elo();
     let Some(last) = games.last() else {
         return String::new();
     };
+    let llr = match sprt {
+        Some(sprt) => {
+            let (lower, upper) = sprt.bounds();
+            format!(", llr {:.2} ({lower:.2}, {upper:.2})", sprt.llr(&penta))
+        }
+        None => String::new(),
+    };
     format!(
-        "game {:>4}/{total}: {} ({}), score {}-{}-{} ({:.1}%), elo {:+.1} +/- {:.1}",
+        "game {:>4}/{total}: {} ({}), score {}-{}-{} ({:.1}%), elo {:+.1} +/- {:.1}{llr}",
         last.index + 1,
         last.record.ending.result(),
         last.record.ending.reason(),
@@ -285,6 +294,26 @@ mod tests {
         );
         summary.sprt_stopped_after = Some(6);
         assert!(!summary.to_string().contains("decided after"));
+    }
+
+    /// In an SPRT every progress line carries the LLR so far; without one it does not.
+    #[test]
+    fn progress_lines_show_the_llr_in_an_sprt() {
+        let sprt: Sprt = "elo0=0 elo1=10".parse().unwrap();
+        let mut games = games();
+        // Engine 0 wins both games of the first pair, so the LLR is above zero.
+        games[1].record.ending = Ending::Resignation(Color::Sente);
+        let (_, penta) = summarize(&games);
+        let llr = sprt.llr(&penta);
+        assert!(llr > 0.0, "{llr}");
+        let line = progress_line(&games, 8, Some(&sprt));
+        assert!(
+            line.ends_with(&format!(", llr {llr:.2} (-2.94, 2.94)")),
+            "{line}"
+        );
+        let plain = progress_line(&games, 8, None);
+        assert!(!plain.contains("llr"), "{plain}");
+        assert!(line.starts_with(&plain), "{line} / {plain}");
     }
 
     #[test]
