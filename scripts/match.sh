@@ -7,7 +7,8 @@
 #   fairy11     Debian's fairy-stockfish 11.1 (installed if missing), likewise
 #   name=...    any full gogo-arena engine spec
 # A shortcut may carry options: gogo,option.Threads=2
-# Everything after `--` goes to gogo-arena (see target/release/gogo-arena --help).
+# Everything after `--` goes to gogo-arena (see target/release/gogo-arena --help). Without a
+# --jsonl of its own, the games are kept in target/runs/match-TIME-PID.jsonl.
 #
 # Examples:
 #   scripts/match.sh gogo fairy -- --tc movetime=200 --games 200 --openings scripts/openings.txt --concurrency 2
@@ -52,4 +53,14 @@ sa=$(spec "$a"); sb=$(spec "$b")
 # Two engines with the same name would be confusing in the records.
 na=$(sed 's/^name=\([^,]*\).*/\1/' <<<"$sa"); nb=$(sed 's/^name=\([^,]*\).*/\1/' <<<"$sb")
 if [ "$na" = "$nb" ]; then sb="name=$nb-2,${sb#*,}"; fi
-exec target/release/gogo-arena --engine "$sa" --engine "$sb" "$@"
+# Every match keeps its games as JSON lines, so one stopped by hand (an SPRT given up, a
+# session's end) can still be read whole with `gogo-arena merge --partial`.
+jsonl=()
+case " $* " in
+  *" --jsonl "* | *" --jsonl="*) ;;
+  *)
+    mkdir -p target/runs
+    jsonl=(--jsonl "target/runs/match-$(date -u +%Y%m%dT%H%M%S)-$$.jsonl")
+    echo "match.sh: games are kept in ${jsonl[1]}" >&2 ;;
+esac
+exec target/release/gogo-arena --engine "$sa" --engine "$sb" "$@" "${jsonl[@]}"
