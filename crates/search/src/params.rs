@@ -127,6 +127,10 @@ pub const FUTILITY_MAX_DEPTH: i32 = 5;
 pub const LMR_MIN_DEPTH: i32 = 3;
 /// See [`LMR_BASE_CENTI`].
 pub const LMR_HISTORY_MAX: i32 = 2;
+/// A quiet move is reduced one ply more when the nodes a ply below have failed high more
+/// than this many times since their grandparent began (Stockfish's `cutoffCnt`): there a
+/// reply refutes easily, so the move is likely bad.
+pub const LMR_CUTOFF_COUNT: u32 = 3;
 /// At the root, quiet moves after the first few of a line are reduced by one ply.
 pub const ROOT_LMR_AFTER: usize = 3;
 

@@ -337,6 +337,8 @@ impl<'a> Worker<'a> {
         if ply >= MAX_PLY {
             return self.td.evaluator.evaluate(pos);
         }
+        // The grandchildren's count starts afresh (a ply below MAX_PLY, so in the stack).
+        self.td.stack[ply + 2].cutoffs = 0;
         alpha = alpha.max(mated_in(ply));
         beta = beta.min(mate_in(ply + 1));
         if alpha >= beta {
@@ -519,6 +521,7 @@ impl<'a> Worker<'a> {
                     .clamp(-LMR_HISTORY_MAX, LMR_HISTORY_MAX);
                 r += !improving as i32;
                 r += cut_node as i32;
+                r += (self.td.stack[ply + 1].cutoffs > LMR_CUTOFF_COUNT) as i32;
                 if gives_check {
                     r -= 1;
                 }
@@ -549,7 +552,8 @@ impl<'a> Worker<'a> {
                         self.update_pv(ply, mv);
                     }
                     if score >= beta {
-                        // 13. A cutoff: teach the ordering heuristics.
+                        // 13. A cutoff: count it, and teach the ordering heuristics.
+                        self.td.stack[ply].cutoffs += 1;
                         if quiet {
                             self.reward_quiet_cutoff(
                                 side,
@@ -626,6 +630,7 @@ impl<'a> Worker<'a> {
     /// Searches the root moves from `pv_index` on, in their current order.
     fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32, pv_index: usize) -> i32 {
         self.td.nodes += 1;
+        self.td.stack[2].cutoffs = 0;
         let root = self.root.clone();
         let mut best = -INFINITE;
         for i in pv_index..self.root_moves.len() {

@@ -20,6 +20,9 @@ pub struct PlyState {
     pub killers: [Option<Move>; 2],
     /// The principal variation from this ply (triangular PV table).
     pub pv: Vec<Move>,
+    /// Beta cutoffs in the move loops of nodes at this ply since the node two plies up
+    /// began (it resets the count), for late-move reductions.
+    pub cutoffs: u32,
 }
 
 impl PlyState {
@@ -96,6 +99,7 @@ impl ThreadData {
             ply.played = None;
             ply.piece_to = None;
             ply.static_eval = 0;
+            ply.cutoffs = 0;
         }
     }
 
