@@ -69,6 +69,31 @@ pub fn mate_length_within(
     Ok(None)
 }
 
+/// Every check from `pos` that mates within `plies` plies by checks, whatever the defender
+/// does: more than one makes a tsume ambiguous, and unlike a search this misses none.
+pub fn mating_checks(pos: &Position, plies: u32) -> Vec<gogo_rules::Move> {
+    let mut memo = Memo {
+        known: HashMap::new(),
+        budget: u64::MAX,
+    };
+    let mut checks = MoveList::new();
+    pos.generate_checks(&mut checks);
+    checks
+        .iter()
+        .copied()
+        .filter(|&check| {
+            let child = pos.played(check);
+            let answers = child.legal_moves();
+            answers.is_empty()
+                || (plies >= 3
+                    && answers.iter().all(|&answer| {
+                        mates_within(&child.played(answer), plies - 2, &mut memo)
+                            .expect("an unlimited budget")
+                    }))
+        })
+        .collect()
+}
+
 /// The exhaustive search ran out of its budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BudgetSpent;

@@ -132,6 +132,59 @@ fn the_checker_catches_planted_puzzles() {
     );
 }
 
+/// A shipped tsume, mate in nine plies, that the check's search at 800,000 nodes stopped
+/// finding with the cutoffCnt reduction (bench 2614908).
+const LONG_TSUME: &str = "8e452143213e\t1p2k/1s1rp/3S1/1K3/2GBR b BG 21\t2c2b 1a2b R*2c 2b2c 2e1d 2c2b G*3b 2b1a B*2b\tmate-in-7-plus,drop-mate,tsume,long-line\t1550\tselfplay-s2026-g30:20";
+
+#[test]
+fn a_proven_tsume_stands_where_the_search_does_not_see_the_mate() {
+    let puzzle: Puzzle = LONG_TSUME.parse().unwrap();
+    let mut analyst = analyst();
+    // At a thousand nodes the search finds no mate at all...
+    let lines = analyst.lines(puzzle.position(), 1_000, 2);
+    assert!(
+        lines[0].1 < gogo_search::value::MATE_IN_MAX_PLY,
+        "{lines:?}"
+    );
+    // ...and the exhaustive search's proof stands.
+    assert_eq!(check(&mut analyst, &puzzle, 1_000), Ok(()));
+    // The same mate as a mate puzzle without the tsume theme is not proven: the search decides.
+    let unproven = Puzzle::new(
+        puzzle.id(),
+        puzzle.position().clone(),
+        puzzle.solution().to_vec(),
+        vec![Theme::mate_in(9), Theme::LongLine],
+        puzzle.rating(),
+        puzzle.source(),
+    )
+    .unwrap();
+    assert_eq!(
+        check(&mut analyst, &unproven, 1_000),
+        Err(CheckFailure::MateLength)
+    );
+}
+
+#[test]
+fn a_tsume_with_a_second_mating_check_is_ambiguous_whatever_the_nodes() {
+    // Two drops mate (TWO_MATES): the exhaustive search finds the second without a search.
+    let pos = Position::from_sfen(TWO_MATES).unwrap();
+    let mates: Vec<Move> = gogo_mate::brute::mating_checks(&pos, 1);
+    assert!(mates.len() >= 2, "{mates:?}");
+    let planted = Puzzle::new(
+        "planted",
+        pos,
+        vec![mates[0]],
+        vec![Theme::MateIn1, Theme::Tsume],
+        1000,
+        "test",
+    )
+    .unwrap();
+    assert_eq!(
+        check(&mut analyst(), &planted, 1),
+        Err(CheckFailure::Ambiguous(mates[1].to_string()))
+    );
+}
+
 #[test]
 fn a_game_is_looked_through_and_each_position_once() {
     // The hanging rook arises when Gote's rook steps to 3c; Sente takes it, Gote's king

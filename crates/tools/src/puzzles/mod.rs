@@ -259,11 +259,15 @@ impl std::fmt::Display for CheckFailure {
     }
 }
 
-/// Checks `puzzle` again: tsume by the exhaustive checks-only search (the mate's length)
-/// and every puzzle by a search at `nodes` with two lines at each of the player's moves.
+/// Checks `puzzle` again: tsume by the exhaustive checks-only search (the mate's length, and
+/// no second mating check at the first move) and every puzzle by a search at `nodes` with two
+/// lines at each of the player's moves.
 pub fn check(analyst: &mut Analyst, puzzle: &Puzzle, nodes: u64) -> Result<(), CheckFailure> {
     let solution = &puzzle.solution();
     analyst.new_position();
+    // A tsume whose length the exhaustive search proves: a search that does not find the mate
+    // within its nodes says nothing against it (it can still find a rival or a shorter mate).
+    let mut proven = false;
     if puzzle.is_mate() {
         let plies = solution.len();
         if !puzzle.themes().contains(&Theme::mate_in(plies)) {
@@ -274,6 +278,13 @@ pub fn check(analyst: &mut Analyst, puzzle: &Puzzle, nodes: u64) -> Result<(), C
             if exact != Some(plies as u32) || !brute::is_mating_line(puzzle.position(), solution) {
                 return Err(CheckFailure::MateLength);
             }
+            let rival = brute::mating_checks(puzzle.position(), plies as u32)
+                .into_iter()
+                .find(|&m| m != solution[0]);
+            if let Some(rival) = rival {
+                return Err(CheckFailure::Ambiguous(rival.to_string()));
+            }
+            proven = true;
         }
     }
     for ply in (0..solution.len()).step_by(2) {
@@ -286,6 +297,9 @@ pub fn check(analyst: &mut Analyst, puzzle: &Puzzle, nodes: u64) -> Result<(), C
         if puzzle.is_mate() {
             let left = solution.len() - ply;
             let Some(n) = mate_plies(best_score).filter(|&n| n <= left) else {
+                if proven {
+                    continue;
+                }
                 return Err(if ply == 0 {
                     CheckFailure::MateLength
                 } else {
