@@ -24,25 +24,37 @@ fn mates_within(pos: &Position, plies: u32, memo: &mut Memo) -> Option<bool> {
     pos.generate_checks(&mut checks);
     let mut result = false;
     for &check in checks.iter() {
-        let child = pos.played(check);
-        let answers = child.legal_moves();
-        let mut mated = answers.is_empty();
-        if !mated && plies >= 3 {
-            mated = true;
-            for &answer in answers.iter() {
-                if !mates_within(&child.played(answer), plies - 2, memo)? {
-                    mated = false;
-                    break;
-                }
-            }
-        }
-        if mated {
+        if check_mates(pos, check, plies, memo)? {
             result = true;
             break;
         }
     }
     memo.known.insert((pos.key(), plies), result);
     Some(result)
+}
+
+/// Whether `check` mates within `plies` plies (itself included), every later attacker move a
+/// check, whatever the defender answers; `None` once the budget is spent.
+fn check_mates(
+    pos: &Position,
+    check: gogo_rules::Move,
+    plies: u32,
+    memo: &mut Memo,
+) -> Option<bool> {
+    let child = pos.played(check);
+    let answers = child.legal_moves();
+    if answers.is_empty() {
+        return Some(true);
+    }
+    if plies < 3 {
+        return Some(false);
+    }
+    for &answer in answers.iter() {
+        if !mates_within(&child.played(answer), plies - 2, memo)? {
+            return Some(false);
+        }
+    }
+    Some(true)
 }
 
 /// The length in plies of the shortest forced mate by checks from `pos`, if one exists within
@@ -81,16 +93,7 @@ pub fn mating_checks(pos: &Position, plies: u32) -> Vec<gogo_rules::Move> {
     checks
         .iter()
         .copied()
-        .filter(|&check| {
-            let child = pos.played(check);
-            let answers = child.legal_moves();
-            answers.is_empty()
-                || (plies >= 3
-                    && answers.iter().all(|&answer| {
-                        mates_within(&child.played(answer), plies - 2, &mut memo)
-                            .expect("an unlimited budget")
-                    }))
-        })
+        .filter(|&check| check_mates(pos, check, plies, &mut memo).expect("an unlimited budget"))
         .collect()
 }
 

@@ -265,9 +265,10 @@ impl std::fmt::Display for CheckFailure {
 pub fn check(analyst: &mut Analyst, puzzle: &Puzzle, nodes: u64) -> Result<(), CheckFailure> {
     let solution = &puzzle.solution();
     analyst.new_position();
-    // A tsume whose length the exhaustive search proves: a search that does not find the mate
-    // within its nodes says nothing against it (it can still find a rival or a shorter mate).
-    let mut proven = false;
+    // A tsume's length is proved by the exhaustive search below (or the check fails there): a
+    // search that does not find the mate within its nodes says nothing against it (it can still
+    // find a rival or a shorter mate).
+    let proven = puzzle.is_mate() && puzzle.themes().contains(&Theme::Tsume);
     if puzzle.is_mate() {
         let plies = solution.len();
         if !puzzle.themes().contains(&Theme::mate_in(plies)) {
@@ -284,7 +285,6 @@ pub fn check(analyst: &mut Analyst, puzzle: &Puzzle, nodes: u64) -> Result<(), C
             if let Some(rival) = rival {
                 return Err(CheckFailure::Ambiguous(rival.to_string()));
             }
-            proven = true;
         }
     }
     for ply in (0..solution.len()).step_by(2) {
