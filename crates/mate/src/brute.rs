@@ -1,7 +1,7 @@
 //! An exhaustive checks-only mate search: slow, and plainly correct, to check the solver and
 //! to confirm the data set's mate lengths.
 
-use gogo_rules::{MoveList, Position};
+use gogo_rules::{Move, MoveList, Position};
 use std::collections::HashMap;
 
 /// The search's memo, by (position, plies), and the positions it may still visit.
@@ -35,12 +35,7 @@ fn mates_within(pos: &Position, plies: u32, memo: &mut Memo) -> Option<bool> {
 
 /// Whether `check` mates within `plies` plies (itself included), every later attacker move a
 /// check, whatever the defender answers; `None` once the budget is spent.
-fn check_mates(
-    pos: &Position,
-    check: gogo_rules::Move,
-    plies: u32,
-    memo: &mut Memo,
-) -> Option<bool> {
+fn check_mates(pos: &Position, check: Move, plies: u32, memo: &mut Memo) -> Option<bool> {
     let child = pos.played(check);
     let answers = child.legal_moves();
     if answers.is_empty() {
@@ -83,7 +78,7 @@ pub fn mate_length_within(
 
 /// Every check from `pos` that mates within `plies` plies by checks, whatever the defender
 /// does: more than one makes a tsume ambiguous, and unlike a search this misses none.
-pub fn mating_checks(pos: &Position, plies: u32) -> Vec<gogo_rules::Move> {
+pub fn mating_checks(pos: &Position, plies: u32) -> Vec<Move> {
     let mut memo = Memo {
         known: HashMap::new(),
         budget: u64::MAX,
@@ -103,7 +98,7 @@ pub struct BudgetSpent;
 
 /// Whether `line` is a mate from `pos` by the rules: every move legal, the attacker's moves
 /// all checks, and the last position mate (in check, no legal move).
-pub fn is_mating_line(pos: &Position, line: &[gogo_rules::Move]) -> bool {
+pub fn is_mating_line(pos: &Position, line: &[Move]) -> bool {
     let mut current = pos.clone();
     for (i, &mv) in line.iter().enumerate() {
         if !current.is_legal(mv) {

@@ -268,13 +268,13 @@ pub fn check(analyst: &mut Analyst, puzzle: &Puzzle, nodes: u64) -> Result<(), C
     // A tsume's length is proved by the exhaustive search below (or the check fails there): a
     // search that does not find the mate within its nodes says nothing against it (it can still
     // find a rival or a shorter mate).
-    let proven = puzzle.is_mate() && puzzle.themes().contains(&Theme::Tsume);
+    let tsume = puzzle.is_mate() && puzzle.themes().contains(&Theme::Tsume);
     if puzzle.is_mate() {
         let plies = solution.len();
         if !puzzle.themes().contains(&Theme::mate_in(plies)) {
             return Err(CheckFailure::MateLength);
         }
-        if puzzle.themes().contains(&Theme::Tsume) {
+        if tsume {
             let exact = brute::mate_length(puzzle.position(), plies as u32);
             if exact != Some(plies as u32) || !brute::is_mating_line(puzzle.position(), solution) {
                 return Err(CheckFailure::MateLength);
@@ -297,7 +297,7 @@ pub fn check(analyst: &mut Analyst, puzzle: &Puzzle, nodes: u64) -> Result<(), C
         if puzzle.is_mate() {
             let left = solution.len() - ply;
             let Some(n) = mate_plies(best_score).filter(|&n| n <= left) else {
-                if proven {
+                if tsume {
                     continue;
                 }
                 return Err(if ply == 0 {
