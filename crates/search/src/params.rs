@@ -162,43 +162,43 @@ pub const NODE_TM_MIN_DEPTH: i32 = 6;
 // options).
 tunables! {
     /// Aspiration windows: the first half-width, and the depth from which they are used.
-    ASPIRATION_DELTA = (29, 10, 60, 5);
+    ASPIRATION_DELTA = (38, 10, 60, 5);
     /// Reverse futility pruning: deepest depth, margin per ply, and the margin given back when
     /// the evaluation is improving.
     RFP_MAX_DEPTH = (8, 3, 9, 1);
     /// See [`RFP_MAX_DEPTH`].
-    RFP_MARGIN_PER_PLY = (102, 40, 160, 10);
+    RFP_MARGIN_PER_PLY = (106, 40, 160, 10);
     /// See [`RFP_MAX_DEPTH`].
-    RFP_IMPROVING_BONUS = (31, 0, 80, 8);
+    RFP_IMPROVING_BONUS = (32, 0, 80, 8);
     /// See [`NMP_MIN_DEPTH`].
     NMP_BASE_REDUCTION = (4, 1, 5, 1);
     /// See [`NMP_MIN_DEPTH`].
     NMP_DEPTH_DIVISOR = (2, 2, 8, 1);
     /// See [`NMP_MIN_DEPTH`].
-    NMP_EVAL_STEP = (213, 80, 400, 25);
+    NMP_EVAL_STEP = (200, 80, 400, 25);
     /// See [`PROBCUT_MIN_DEPTH`].
-    PROBCUT_MARGIN = (212, 80, 400, 20);
+    PROBCUT_MARGIN = (208, 80, 400, 20);
     /// See [`LMP_MAX_DEPTH`].
     LMP_BASE = (4, 1, 8, 1);
     /// See [`FUTILITY_MAX_DEPTH`].
-    FUTILITY_BASE = (123, 40, 240, 15);
+    FUTILITY_BASE = (126, 40, 240, 15);
     /// See [`FUTILITY_MAX_DEPTH`].
-    FUTILITY_PER_PLY = (102, 40, 180, 10);
+    FUTILITY_PER_PLY = (97, 40, 180, 10);
     /// Late-move reductions: `base + ln(depth) · ln(move number) / divisor` (base and divisor in
     /// hundredths), from this depth and move number on; the history term moves it by
     /// `history / LMR_HISTORY_DIVISOR`, clamped.
-    LMR_BASE_CENTI = (60, 0, 120, 8);
+    LMR_BASE_CENTI = (65, 0, 120, 8);
     /// See [`LMR_BASE_CENTI`].
-    LMR_DIVISOR_CENTI = (194, 150, 320, 12);
+    LMR_DIVISOR_CENTI = (190, 150, 320, 12);
     /// See [`LMR_BASE_CENTI`].
-    LMR_HISTORY_DIVISOR = (6170, 2000, 12000, 600);
+    LMR_HISTORY_DIVISOR = (6685, 2000, 12000, 600);
     /// Quiescence delta pruning: a capture that cannot lift the score to alpha even with this
     /// margin is skipped.
-    QS_DELTA_MARGIN = (241, 100, 450, 25);
+    QS_DELTA_MARGIN = (223, 100, 450, 25);
     /// History bonus for a cutoff at `depth`: `depth² · HISTORY_BONUS_SCALE`, capped.
-    HISTORY_BONUS_SCALE = (17, 4, 40, 3);
+    HISTORY_BONUS_SCALE = (21, 4, 40, 3);
     /// See [`HISTORY_BONUS_SCALE`].
-    HISTORY_BONUS_MAX = (1413, 600, 3200, 150);
+    HISTORY_BONUS_MAX = (1436, 600, 3200, 150);
     /// Time: the soft target stretches by this factor (in hundredths) each time the best move
     /// changes ...
     INSTABILITY_GROWTH_PCT = (140, 100, 200, 8);
