@@ -41,7 +41,7 @@ const TWO_MATES: &str = "k4/5/1G3/5/4K b RG 1";
 /// over.
 const HANGING_ROOK: &str = "k4/5/2r2/5/B3K b p 1";
 /// The same rook hangs to the bishop and to a gold.
-const ROOK_TAKEN_TWO_WAYS: &str = "k4/5/2r2/2G2/B3K b - 1";
+const ROOK_TAKEN_TWO_WAYS: &str = "k4/5/2r2/2G2/B3K b p 1";
 
 #[test]
 fn the_only_mate_is_a_puzzle_with_its_themes() {
