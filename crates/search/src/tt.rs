@@ -1,15 +1,16 @@
 //! The transposition table: one lock-free table shared by every search thread.
 //!
-//! A fixed power-of-two array of 64-byte buckets, each of four entries of two `AtomicU64`s:
-//! the packed data, and the key XOR the data. A reader accepts an entry only when the two
-//! words XOR back to its key, so an entry torn by two threads writing at once reads as a miss
-//! (and a stored move is still checked for legality before it is played). Buckets are
-//! chosen by the high bits of a multiplication of the key (the "multiply-high" index), so the
-//! low key bits stay free to verify. Mate scores are stored relative to the node.
+//! A fixed power-of-two array of 64-byte buckets, each on its own cache line, each of four
+//! entries of two `AtomicU64`s: the packed data, and the key XOR the data. A reader accepts
+//! an entry only when the two words XOR back to its key, so an entry torn by two threads
+//! writing at once reads as a miss (and a stored move is still checked for legality before
+//! it is played). Buckets are chosen by the high bits of a multiplication of the key (the
+//! "multiply-high" index), so the low key bits stay free to verify. Mate scores are stored
+//! relative to the node.
 
 use crate::value::INFINITE;
 use gogo_rules::Move;
-use gogo_table::{advise_huge_pages, zeroed_words};
+use gogo_table::ZeroedWords;
 pub use gogo_table::{available_memory, TableShape, TableSizeError};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
@@ -92,8 +93,8 @@ fn generation_of(data: u64) -> u8 {
 
 /// The shared transposition table.
 pub struct TranspositionTable {
-    /// Two words per entry: `[key ^ data, data]`.
-    words: Vec<AtomicU64>,
+    /// Two words per entry: `[key ^ data, data]`; each bucket on its own cache line.
+    words: ZeroedWords,
     bucket_count: usize,
     generation: AtomicU8,
     /// Whether a search has run since the table was made or last emptied: emptying an
@@ -114,9 +115,8 @@ impl TranspositionTable {
     pub fn new(megabytes: usize) -> Result<TranspositionTable, TableSizeError> {
         let shape = TranspositionTable::shape(megabytes);
         let bucket_count = shape.buckets(0)?;
-        let mut words =
-            zeroed_words(bucket_count * WORDS_PER_BUCKET).ok_or(shape.error(false, None))?;
-        advise_huge_pages(&mut words);
+        let words =
+            ZeroedWords::new(bucket_count * WORDS_PER_BUCKET).ok_or(shape.error(false, None))?;
         if megabytes <= PREFAULT_MAX_MB {
             // One word a page: a write makes the page the process's own.
             const WORDS_PER_PAGE: usize = 4096 / std::mem::size_of::<AtomicU64>();
@@ -153,7 +153,7 @@ impl TranspositionTable {
         if !self.used.swap(false, Ordering::Relaxed) {
             return;
         }
-        for w in &self.words {
+        for w in self.words.iter() {
             w.store(0, Ordering::Relaxed);
         }
         self.generation.store(0, Ordering::Relaxed);

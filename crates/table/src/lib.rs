@@ -198,10 +198,52 @@ pub fn reserve_table<T>(
     Ok((entries, buckets))
 }
 
-/// `count` words of zero, from memory the allocator hands over already zeroed (fresh pages
-/// of the system's for a large table): nothing is written, so the table takes memory only
-/// as the search uses it. `None` when the memory cannot be had.
-pub fn zeroed_words(count: usize) -> Option<Vec<AtomicU64>> {
+/// The bytes of a processor's cache line: a table's buckets start on one, so that reading a
+/// bucket touches one line (and one prefetch brings all of it).
+pub const CACHE_LINE: usize = 64;
+
+/// Words of zero for a table, the first on a cache line ([`CACHE_LINE`]), from memory the
+/// allocator hands over already zeroed (fresh pages of the system's for a large table):
+/// nothing is written, so the table takes memory only as the search uses it. (The
+/// allocator's own alignment is 16 bytes: a 64-byte bucket of a plain vector straddles two
+/// lines.)
+pub struct ZeroedWords {
+    /// The allocation, a cache line longer than the words it holds.
+    storage: Vec<AtomicU64>,
+    /// Where the words start in `storage`: the first word on a cache line.
+    start: usize,
+    /// How many words.
+    len: usize,
+}
+
+impl ZeroedWords {
+    /// `count` words of zero, with huge pages asked for ([`advise_huge_pages`]); `None`
+    /// when the memory cannot be had.
+    pub fn new(count: usize) -> Option<ZeroedWords> {
+        const WORD: usize = std::mem::size_of::<AtomicU64>();
+        let mut storage = zeroed_vec(count.checked_add(CACHE_LINE / WORD)?)?;
+        advise_huge_pages(&mut storage);
+        let address = storage.as_ptr() as usize;
+        let start = (address.next_multiple_of(CACHE_LINE) - address) / WORD;
+        Some(ZeroedWords {
+            storage,
+            start,
+            len: count,
+        })
+    }
+}
+
+impl std::ops::Deref for ZeroedWords {
+    type Target = [AtomicU64];
+
+    #[inline]
+    fn deref(&self) -> &[AtomicU64] {
+        &self.storage[self.start..self.start + self.len]
+    }
+}
+
+/// `count` words of zero from the allocator's zeroed memory, or `None`.
+fn zeroed_vec(count: usize) -> Option<Vec<AtomicU64>> {
     if count == 0 {
         return Some(Vec::new());
     }
@@ -247,6 +289,20 @@ pub fn advise_huge_pages<T>(entries: &mut Vec<T>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn zeroed_words_start_on_a_cache_line_and_are_zero() {
+        for count in [1, 7, 8, 1000, (4 << 20) / 8] {
+            let words = ZeroedWords::new(count).expect("memory");
+            assert_eq!(words.len(), count);
+            assert_eq!(words.as_ptr() as usize % CACHE_LINE, 0, "{count} words");
+            assert!(words
+                .iter()
+                .all(|w| w.load(std::sync::atomic::Ordering::Relaxed) == 0));
+        }
+        assert_eq!(ZeroedWords::new(0).map(|w| w.len()), Some(0));
+        assert!(ZeroedWords::new(usize::MAX / 4).is_none());
+    }
 
     #[test]
     fn thread_counts_are_bounded_by_the_machine() {
