@@ -423,6 +423,46 @@ impl Position {
         self.update_check_info();
     }
 
+    /// The key of the position after `mv` (legal), without playing it: the search asks for
+    /// the child's hash entry before it builds the child.
+    pub fn key_after(&self, mv: Move) -> u64 {
+        let us = self.side;
+        let mut board_key = self.board_key ^ zobrist::side_key();
+        let mut hand_key = self.hand_key;
+        let hand_change = |kind: PieceKind, count: u8, added: bool| {
+            let after = if added {
+                count.saturating_add(1)
+            } else {
+                count.saturating_sub(1)
+            };
+            zobrist::hand_key(us, kind, count) ^ zobrist::hand_key(us, kind, after)
+        };
+        match mv.kind() {
+            MoveKind::Drop { kind, to } => {
+                hand_key ^= hand_change(kind, self.hands[us.index()].count(kind), false);
+                board_key ^= zobrist::piece_key(us, kind, to);
+            }
+            MoveKind::Board { from, to, promote } => {
+                let Some(piece) = self.board[from.index()].piece() else {
+                    return board_key ^ hand_key;
+                };
+                board_key ^= zobrist::piece_key(us, piece.kind, from);
+                if let Some(captured) = self.board[to.index()].piece() {
+                    board_key ^= zobrist::piece_key(captured.color, captured.kind, to);
+                    let kind = captured.kind.unpromote();
+                    hand_key ^= hand_change(kind, self.hands[us.index()].count(kind), true);
+                }
+                let kind = if promote {
+                    piece.kind.promote()
+                } else {
+                    piece.kind
+                };
+                board_key ^= zobrist::piece_key(us, kind, to);
+            }
+        }
+        board_key ^ hand_key
+    }
+
     /// A copy with `mv` (legal) played.
     #[inline]
     pub fn played(&self, mv: Move) -> Position {

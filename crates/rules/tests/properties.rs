@@ -127,6 +127,25 @@ fn playing_a_copy_restores_nothing_because_nothing_changes() {
     }
 }
 
+/// The key foretold before a move (for the search's hash prefetch) is the key of the
+/// position the move makes: drops, captures of promoted pieces, promotions.
+#[test]
+fn key_after_is_the_key_of_the_played_position() {
+    let mut moves = 0;
+    for pos in positions(40, 3) {
+        for &mv in pos.legal_moves().iter() {
+            assert_eq!(
+                pos.key_after(mv),
+                pos.played(mv).key(),
+                "{} {mv}",
+                pos.to_sfen()
+            );
+            moves += 1;
+        }
+    }
+    assert!(moves > 10_000, "{moves} moves");
+}
+
 #[test]
 fn every_legal_move_round_trips_through_usi_text() {
     for pos in positions(100, 3) {

@@ -252,6 +252,8 @@ impl<'a> Worker<'a> {
         let mut moves = 0;
         while let Some(mv) = picker.next(pos, &self.td) {
             moves += 1;
+            // Early, as in the main search's move loop: the checks below hide the wait.
+            self.tt.prefetch(pos.key_after(mv));
             if !in_check {
                 // Losing captures and hopeless ones are not worth a look.
                 if pos.is_capture(mv) && see(pos, mv) < 0 {
@@ -490,6 +492,9 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         while let Some(mv) = picker.next(pos, &self.td) {
             move_number += 1;
+            // Asked for now, the child's hash bucket is on its way while the pruning below
+            // decides (a prefetch in `make_move` came too late to hide the wait).
+            self.tt.prefetch(pos.key_after(mv));
             let quiet = !pos.is_capture(mv) && !mv.is_promotion();
             let gives_check = pos.gives_check(mv);
 
