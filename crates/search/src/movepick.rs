@@ -166,12 +166,11 @@ impl MovePicker {
         if self.next >= n {
             return None;
         }
-        let mut best = self.next;
-        for i in self.next + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
-            }
-        }
+        // The first of the best scores, found in two passes that the compiler vectorises
+        // (a loop keeping the best index so far does not vectorise).
+        let rest = &self.scores[self.next..n];
+        let top = rest.iter().copied().max().unwrap_or(i32::MIN);
+        let best = self.next + rest.iter().position(|&s| s == top).unwrap_or(0);
         self.list.as_mut_slice().swap(self.next, best);
         self.scores.swap(self.next, best);
         let picked = (self.list.as_slice()[self.next], self.scores[self.next]);
