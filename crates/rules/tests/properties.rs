@@ -131,7 +131,7 @@ fn playing_a_copy_restores_nothing_because_nothing_changes() {
 /// position the move makes: drops, captures of promoted pieces, promotions.
 #[test]
 fn key_after_is_the_key_of_the_played_position() {
-    let mut moves = 0;
+    let (mut drops, mut promotions, mut promoted_taken) = (0, 0, 0);
     for pos in positions(40, 3) {
         for &mv in pos.legal_moves().iter() {
             assert_eq!(
@@ -140,10 +140,16 @@ fn key_after_is_the_key_of_the_played_position() {
                 "{} {mv}",
                 pos.to_sfen()
             );
-            moves += 1;
+            drops += usize::from(mv.is_drop());
+            promotions += usize::from(mv.is_promotion());
+            let taken = pos.piece_at(mv.to()).map(|p| p.kind);
+            promoted_taken += usize::from(taken.is_some_and(|k| k != k.unpromote()));
         }
     }
-    assert!(moves > 10_000, "{moves} moves");
+    assert!(
+        drops > 1000 && promotions > 100 && promoted_taken > 10,
+        "{drops} drops, {promotions} promotions, {promoted_taken} captures of promoted pieces"
+    );
 }
 
 #[test]
