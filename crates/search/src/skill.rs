@@ -60,8 +60,8 @@ pub const LEVELS: [LevelSettings; MAX_LEVEL as usize] = [
     level(None, 2, 8, 285.0, 1000, 0, Mates::Solved),
     level(Some(3_000), 3, 6, 100.0, 450, 70, Mates::Solved),
     level(Some(40_000), 9, 4, 30.0, 150, 10, Mates::Solved),
-    level(Some(120_000), 12, 3, 12.0, 70, 0, Mates::Solved),
-    level(Some(400_000), 20, 2, 4.0, 30, 0, Mates::Solved),
+    level(Some(250_000), 12, 3, 12.0, 70, 0, Mates::Solved),
+    level(Some(600_000), 20, 2, 4.0, 30, 0, Mates::Solved),
 ];
 
 /// How a level meets mates.

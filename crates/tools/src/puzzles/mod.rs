@@ -47,7 +47,7 @@ pub const CHECK_MARGIN: f64 = 0.20;
 
 /// The rating given to a puzzle that level `L` (1 to 10) is the weakest to solve reliably:
 /// index `L - 1`. Level 1 is a careless beginner that misses mates; level 10 is gogo at
-/// 400,000 nodes. The numbers are placed on lishogi's puzzle scale (most puzzles 1000-2200)
+/// 600,000 nodes. The numbers are placed on lishogi's puzzle scale (most puzzles 1000-2200)
 /// and are a choice to be refitted from players' results (docs/puzzles.md).
 pub const LEVEL_RATINGS: [u16; 10] = [700, 900, 1100, 1250, 1400, 1550, 1700, 1900, 2100, 2300];
 /// The rating of a puzzle no level up to 10 solves reliably.
