@@ -98,39 +98,27 @@ pub fn capture_gain(kind: PieceKind) -> i32 {
 /// See [`ASPIRATION_DELTA`].
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 
-/// Null-move pruning: shallowest depth; the reduction is `base + depth / divisor` plus one
-/// per `eval_step` above beta, at most `eval_max` more.
+/// Null-move pruning: shallowest depth; the reduction is `NMP_BASE_REDUCTION` plus
+/// `NMP_DEPTH_PCT` hundredths of the depth plus one per `NMP_EVAL_STEP` above beta, at most
+/// `NMP_EVAL_MAX` more.
 pub const NMP_MIN_DEPTH: i32 = 3;
-/// See [`NMP_MIN_DEPTH`].
-pub const NMP_EVAL_MAX: i32 = 2;
 
 /// ProbCut: from this depth, a capture that beats `beta + PROBCUT_MARGIN` in a search
 /// `PROBCUT_REDUCTION` plies shallower cuts the node.
 pub const PROBCUT_MIN_DEPTH: i32 = 5;
-/// See [`PROBCUT_MIN_DEPTH`].
-pub const PROBCUT_REDUCTION: i32 = 4;
 
 /// Internal iterative reduction: shallowest depth at which a node without a table move is
 /// searched one ply shallower.
 pub const IIR_MIN_DEPTH: i32 = 4;
 
-/// Late-move pruning: deepest depth; quiet moves after `(base + depth²) / (1 or 2) + slack`
-/// are skipped (halved when not improving).
+/// Late-move pruning: deepest depth; quiet moves after `(LMP_BASE + depth²) / (1 or 2) +
+/// LMP_SLACK` are skipped (halved when not improving).
 pub const LMP_MAX_DEPTH: i32 = 4;
-/// See [`LMP_MAX_DEPTH`].
-pub const LMP_SLACK: usize = 2;
-
-/// Futility pruning of quiet moves: deepest depth, base margin and margin per ply.
-pub const FUTILITY_MAX_DEPTH: i32 = 5;
 
 /// See [`LMR_BASE_CENTI`].
 pub const LMR_MIN_DEPTH: i32 = 3;
 /// See [`LMR_BASE_CENTI`].
 pub const LMR_HISTORY_MAX: i32 = 2;
-/// A quiet move is reduced one ply more when the nodes a ply below have failed high more
-/// than this many times since their grandparent began (Stockfish's `cutoffCnt`): there a
-/// reply refutes easily, so the move is likely bad.
-pub const LMR_CUTOFF_COUNT: u32 = 3;
 /// At the root, quiet moves after the first few of a line are reduced by one ply.
 pub const ROOT_LMR_AFTER: usize = 3;
 
@@ -172,14 +160,23 @@ tunables! {
     RFP_IMPROVING_BONUS = (32, 0, 80, 8);
     /// See [`NMP_MIN_DEPTH`].
     NMP_BASE_REDUCTION = (4, 1, 5, 1);
-    /// See [`NMP_MIN_DEPTH`].
-    NMP_DEPTH_DIVISOR = (2, 2, 8, 1);
+    /// See [`NMP_MIN_DEPTH`]. (Hundredths, so that a tuner can move it between what whole
+    /// divisors allow: 50 is `depth / 2`.)
+    NMP_DEPTH_PCT = (50, 20, 80, 5);
     /// See [`NMP_MIN_DEPTH`].
     NMP_EVAL_STEP = (200, 80, 400, 25);
+    /// See [`NMP_MIN_DEPTH`].
+    NMP_EVAL_MAX = (2, 0, 4, 1);
     /// See [`PROBCUT_MIN_DEPTH`].
     PROBCUT_MARGIN = (208, 80, 400, 20);
+    /// See [`PROBCUT_MIN_DEPTH`].
+    PROBCUT_REDUCTION = (4, 2, 5, 1);
     /// See [`LMP_MAX_DEPTH`].
     LMP_BASE = (4, 1, 8, 1);
+    /// See [`LMP_MAX_DEPTH`].
+    LMP_SLACK = (2, 0, 6, 1);
+    /// Futility pruning of quiet moves: deepest depth, base margin and margin per ply.
+    FUTILITY_MAX_DEPTH = (5, 2, 8, 1);
     /// See [`FUTILITY_MAX_DEPTH`].
     FUTILITY_BASE = (126, 40, 240, 15);
     /// See [`FUTILITY_MAX_DEPTH`].
@@ -192,6 +189,10 @@ tunables! {
     LMR_DIVISOR_CENTI = (190, 150, 320, 12);
     /// See [`LMR_BASE_CENTI`].
     LMR_HISTORY_DIVISOR = (6685, 2000, 12000, 600);
+    /// A quiet move is reduced one ply more when the nodes a ply below have failed high more
+    /// than this many times since their grandparent began (Stockfish's `cutoffCnt`): there a
+    /// reply refutes easily, so the move is likely bad.
+    LMR_CUTOFF_COUNT = (3, 1, 8, 1);
     /// Quiescence delta pruning: a capture that cannot lift the score to alpha even with this
     /// margin is skipped.
     QS_DELTA_MARGIN = (223, 100, 450, 25);

@@ -393,8 +393,8 @@ impl<'a> Worker<'a> {
                 && beta.abs() < MATE_IN_MAX_PLY
             {
                 let r = NMP_BASE_REDUCTION.get()
-                    + depth / NMP_DEPTH_DIVISOR.get()
-                    + ((eval - beta) / NMP_EVAL_STEP.get()).min(NMP_EVAL_MAX);
+                    + depth * NMP_DEPTH_PCT.get() / 100
+                    + ((eval - beta) / NMP_EVAL_STEP.get()).min(NMP_EVAL_MAX.get());
                 let child = self.make_null_move(pos, ply);
                 let score =
                     -self.search::<false>(&child, depth - r, -beta, -beta + 1, ply + 1, !cut_node);
@@ -417,7 +417,7 @@ impl<'a> Worker<'a> {
         let probcut_beta = beta + PROBCUT_MARGIN.get();
         // The depth a ProbCut result is stored at; a table entry as deep that stays below
         // probcut_beta says the cut will not come.
-        let probcut_depth = depth - PROBCUT_REDUCTION + 1;
+        let probcut_depth = depth - PROBCUT_REDUCTION.get() + 1;
         if !pv_node
             && !in_check
             && depth >= PROBCUT_MIN_DEPTH
@@ -436,7 +436,7 @@ impl<'a> Worker<'a> {
                 if score >= probcut_beta {
                     score = -self.search::<false>(
                         &child,
-                        depth - PROBCUT_REDUCTION,
+                        depth - PROBCUT_REDUCTION.get(),
                         -probcut_beta,
                         -probcut_beta + 1,
                         ply + 1,
@@ -502,10 +502,10 @@ impl<'a> Worker<'a> {
             if !pv_node && !in_check && best > -MATE_IN_MAX_PLY && quiet && !gives_check {
                 let lmp_limit =
                     (LMP_BASE.get() + depth * depth) as usize / if improving { 1 } else { 2 };
-                if depth <= LMP_MAX_DEPTH && move_number > lmp_limit + LMP_SLACK {
+                if depth <= LMP_MAX_DEPTH && move_number > lmp_limit + LMP_SLACK.get() as usize {
                     continue;
                 }
-                if depth <= FUTILITY_MAX_DEPTH
+                if depth <= FUTILITY_MAX_DEPTH.get()
                     && eval + FUTILITY_BASE.get() + FUTILITY_PER_PLY.get() * depth <= alpha
                 {
                     continue;
@@ -526,7 +526,7 @@ impl<'a> Worker<'a> {
                     .clamp(-LMR_HISTORY_MAX, LMR_HISTORY_MAX);
                 r += !improving as i32;
                 r += cut_node as i32;
-                r += (self.td.stack[ply + 1].cutoffs > LMR_CUTOFF_COUNT) as i32;
+                r += (self.td.stack[ply + 1].cutoffs > LMR_CUTOFF_COUNT.get() as u32) as i32;
                 if gives_check {
                     r -= 1;
                 }
