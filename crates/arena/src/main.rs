@@ -159,6 +159,7 @@ fn tune_command(
         }
     };
     let rules = RuleSet::standard();
+    let openings_path = openings;
     let openings = match openings {
         Some(path) => match gogo_files::read_text(path, OPENINGS_FILE)
             .map_err(|e| e.problem_text())
@@ -172,6 +173,14 @@ fn tune_command(
         },
         None => vec![default_opening(&rules)],
     };
+    let inputs: Vec<&std::path::Path> = std::iter::once(tunables).chain(openings_path).collect();
+    let files = match gogo_arena::spsa::TrajectoryFiles::check(out, &inputs) {
+        Ok(files) => files,
+        Err(e) => {
+            eprintln!("gogo-arena tune: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let config = gogo_arena::spsa::TuneConfig {
         engine: engine.clone(),
         settings: GameSettings {
@@ -184,7 +193,6 @@ fn tune_command(
         openings,
         iterations,
         concurrency,
-        out: out.to_path_buf(),
         seed,
         r_end,
         startup_timeout: Duration::from_secs(30),
@@ -196,7 +204,7 @@ fn tune_command(
             .collect();
         eprintln!("iteration {k}/{iterations}: {}", values.join(", "));
     };
-    match gogo_arena::spsa::tune(params, &config, &mut progress) {
+    match gogo_arena::spsa::tune(params, &config, &files, &mut progress) {
         Ok(params) => {
             for p in params {
                 println!("{} {:.0}", p.name, p.value);

@@ -10,7 +10,7 @@ use gogo_protocol::{EngineClient, EngineSpec};
 use gogo_rules::{Color, Rng};
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -43,6 +43,8 @@ pub enum SpsaError {
     Trajectory(String),
     /// The trajectory file could not be read or written.
     Io(std::io::Error),
+    /// The trajectory or its plot is not a file this tool may read or write over.
+    File(gogo_files::FileError),
     /// An engine failed.
     Arena(ArenaError),
 }
@@ -53,6 +55,7 @@ impl std::fmt::Display for SpsaError {
             SpsaError::Tunables { line, problem } => write!(f, "tunables line {line}: {problem}"),
             SpsaError::Trajectory(problem) => write!(f, "trajectory: {problem}"),
             SpsaError::Io(e) => write!(f, "{e}"),
+            SpsaError::File(e) => write!(f, "{e}"),
             SpsaError::Arena(e) => write!(f, "{e}"),
         }
     }
@@ -240,6 +243,56 @@ pub fn resume_from(csv: &str, params: &mut [Param]) -> Result<usize, SpsaError> 
     Ok(k)
 }
 
+/// The mark a plot of [`plot`] carries, by which a run knows a plot beside its trajectory is
+/// its own to redraw.
+pub const PLOT_MARK: &str = "<!-- the trajectory of a gogo-arena tune run -->";
+
+/// The most a trajectory or its plot may be (a line of a few hundred bytes an iteration, so
+/// about a million iterations).
+pub const TRAJECTORY_FILE: gogo_files::Limit =
+    gogo_files::Limit::new(256 << 20, "an SPSA trajectory or its plot");
+
+/// A run's trajectory and its plot (`.svg` beside it), checked before any game is played:
+/// each is a regular file or nothing, none of the run's inputs; a trajectory already there is
+/// read (bounded) to resume from, and a plot already there must be one this tool drew. So a
+/// mistyped `--out` refuses to start instead of writing over a file it could not read.
+#[derive(Debug)]
+pub struct TrajectoryFiles {
+    csv: gogo_files::Output,
+    /// The trajectory's text, if a non-empty one is there.
+    existing: Option<String>,
+    plot: gogo_files::Output,
+}
+
+impl TrajectoryFiles {
+    /// Checks the trajectory `out` and its plot for a run reading `inputs`.
+    pub fn check(out: &Path, inputs: &[&Path]) -> Result<TrajectoryFiles, SpsaError> {
+        let csv = gogo_files::Output::new(out, inputs).map_err(SpsaError::File)?;
+        let existing = gogo_files::read_text_if_exists(out, TRAJECTORY_FILE)
+            .map_err(SpsaError::File)?
+            .filter(|text| !text.is_empty());
+        let plot_path = out.with_extension("svg");
+        let plot = gogo_files::Output::new(&plot_path, inputs).map_err(SpsaError::File)?;
+        if plot.exists() {
+            let text =
+                gogo_files::read_text(&plot_path, TRAJECTORY_FILE).map_err(SpsaError::File)?;
+            if !text.is_empty() && !text.contains(PLOT_MARK) {
+                return Err(SpsaError::File(gogo_files::FileError::new(
+                    &plot_path,
+                    gogo_files::Problem::NotOurs(
+                        "the trajectory's plot goes here, and this is not one".into(),
+                    ),
+                )));
+            }
+        }
+        Ok(TrajectoryFiles {
+            csv,
+            existing,
+            plot,
+        })
+    }
+}
+
 /// A plot of each parameter over the iterations, scaled to its range, as SVG.
 pub fn plot(csv: &str) -> String {
     let mut lines = csv.lines();
@@ -250,7 +303,7 @@ pub fn plot(csv: &str) -> String {
         .collect();
     let (w, h) = (800.0, 60.0 * names.len().max(1) as f64);
     let mut svg = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-size=\"11\">\n"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-size=\"11\">\n{PLOT_MARK}\n"
     );
     let last = rows.last().map_or(1.0, |r| r[0]).max(1.0);
     for (i, name) in names.iter().enumerate() {
@@ -297,8 +350,6 @@ pub struct TuneConfig {
     pub iterations: usize,
     /// Pairs played at once.
     pub concurrency: usize,
-    /// The trajectory file (resumed from if it exists); the plot goes beside it (`.svg`).
-    pub out: PathBuf,
     /// Seed of the signs.
     pub seed: u64,
     /// The learning rate at the end ([`Gains::r_end`]).
@@ -360,20 +411,25 @@ fn play_pair(
     Ok(result)
 }
 
-/// Runs (or resumes) the tuning; `progress` hears of each finished iteration. Returns the
-/// final values.
+/// Runs (or resumes) the tuning into `files`; `progress` hears of each finished iteration.
+/// Returns the final values.
 pub fn tune(
     mut params: Vec<Param>,
     config: &TuneConfig,
+    files: &TrajectoryFiles,
     progress: &mut (dyn FnMut(usize, &[Param]) + Send),
 ) -> Result<Vec<Param>, SpsaError> {
-    let done = match std::fs::read_to_string(&config.out) {
-        Ok(text) => resume_from(&text, &mut params)?,
-        Err(_) => {
-            std::fs::write(&config.out, csv_header(&params)).map_err(SpsaError::Io)?;
-            0
-        }
+    // Resumed only from a trajectory of these very parameters; nothing is written before.
+    let done = match &files.existing {
+        Some(text) => resume_from(text, &mut params)?,
+        None => 0,
     };
+    let mut trajectory = files.csv.append().map_err(SpsaError::File)?;
+    if files.existing.is_none() {
+        trajectory
+            .write_all(csv_header(&params).as_bytes())
+            .map_err(SpsaError::Io)?;
+    }
     let names: Vec<String> = params.iter().map(|p| p.name.clone()).collect();
     let state = Mutex::new((
         Spsa {
@@ -386,12 +442,7 @@ pub fn tune(
         },
         Rng::new(config.seed ^ done as u64),
     ));
-    let out = Mutex::new(
-        std::fs::OpenOptions::new()
-            .append(true)
-            .open(&config.out)
-            .map_err(SpsaError::Io)?,
-    );
+    let out = Mutex::new(trajectory);
     let progress = Mutex::new(progress);
     let error = Mutex::new(None);
     std::thread::scope(|scope| {
@@ -438,7 +489,7 @@ pub fn tune(
                     let _ = writeln!(out, "{},{result},{}", p.k, values.join(","));
                     if p.k % PLOT_EVERY == 0 {
                         // Under the file's lock, so the plot never reads half a line.
-                        write_plot(&config.out);
+                        write_plot(files);
                     }
                     drop(out);
                     (progress.lock().unwrap())(p.k, &s.0.params);
@@ -452,7 +503,7 @@ pub fn tune(
     if let Some(e) = error.into_inner().unwrap() {
         return Err(e);
     }
-    write_plot(&config.out);
+    write_plot(files);
     Ok(state.into_inner().unwrap().0.params)
 }
 
@@ -460,15 +511,12 @@ pub fn tune(
 /// trajectory should be plotted all the same.
 const PLOT_EVERY: usize = 10;
 
-/// Plots the trajectory `out` into the SVG beside it, whole or not at all (written aside and
+/// Plots the trajectory into the SVG beside it, whole or not at all (written aside and
 /// renamed, since a viewer may read it while the run goes on). Best effort: a plot that
 /// cannot be written does not stop the tuning.
-fn write_plot(out: &Path) {
-    if let Ok(csv) = std::fs::read_to_string(out) {
-        let (svg, aside) = (out.with_extension("svg"), out.with_extension("svg.partial"));
-        if std::fs::write(&aside, plot(&csv)).is_ok() {
-            let _ = std::fs::rename(&aside, &svg);
-        }
+fn write_plot(files: &TrajectoryFiles) {
+    if let Ok(csv) = gogo_files::read_text(files.csv.path(), TRAJECTORY_FILE) {
+        let _ = files.plot.write(plot(&csv).as_bytes());
     }
 }
 

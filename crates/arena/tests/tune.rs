@@ -150,3 +150,68 @@ fn a_long_run_is_plotted_while_it_goes_on() {
     assert!(rows >= 10, "plotted after {rows} iterations");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A `--out` that is not a trajectory this run may write over is refused before any game,
+/// and left as it was: a file that is not text (a data file named by mistake), a FIFO
+/// (which must not hold the tool), the tunables file itself, a trajectory of other
+/// parameters, or a folder where a plot not drawn by the tool is beside it.
+#[test]
+fn an_output_that_is_not_a_trajectory_is_refused_and_kept() {
+    let (dir, tunables, _) = one_parameter_run("refused");
+    let engine = resigning_engine();
+    let refused = |out: &std::path::Path| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_gogo-arena"))
+            .args(["tune", "--engine", &engine, "--tunables"])
+            .arg(&tunables)
+            .args(["--iterations", "2", "--tc", "movetime=50", "--out"])
+            .arg(out)
+            .output()
+            .unwrap();
+        assert_ne!(output.status.code(), Some(0), "{out:?}: {output:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(stderr.contains("gogo-arena tune"), "{out:?}: {stderr}");
+        stderr
+    };
+    // Not text: a data file is not written over.
+    let data = dir.join("positions.bin");
+    let bytes = [b'G', b'O', 0xff, 0xfe, 0, 1, 2, 3];
+    std::fs::write(&data, bytes).unwrap();
+    refused(&data);
+    assert_eq!(std::fs::read(&data).unwrap(), bytes);
+    assert!(!data.with_extension("svg").exists());
+    // A FIFO is refused at once rather than read.
+    let fifo = dir.join("fifo.csv");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        refused(&fifo);
+    }
+    // The run's own input.
+    let before = std::fs::read(&tunables).unwrap();
+    refused(&tunables);
+    assert_eq!(std::fs::read(&tunables).unwrap(), before);
+    // A trajectory of other parameters.
+    let other = dir.join("other.csv");
+    std::fs::write(&other, "iteration,result,Z\n1,0,3\n").unwrap();
+    assert!(refused(&other).contains("parameters differ"));
+    assert_eq!(
+        std::fs::read_to_string(&other).unwrap(),
+        "iteration,result,Z\n1,0,3\n"
+    );
+    // A new trajectory, but a picture of someone else's where its plot would go.
+    let out = dir.join("fresh.csv");
+    let picture = "<svg xmlns=\"http://www.w3.org/2000/svg\"><circle r=\"4\"/></svg>\n";
+    std::fs::write(out.with_extension("svg"), picture).unwrap();
+    assert!(refused(&out).contains("not one"));
+    assert!(!out.exists());
+    assert_eq!(
+        std::fs::read_to_string(out.with_extension("svg")).unwrap(),
+        picture
+    );
+    // Once that picture is gone, the same run goes ahead and draws its own plot, which a
+    // later run may redraw.
+    std::fs::remove_file(out.with_extension("svg")).unwrap();
+    tune_run(&tunables, &out, &["--iterations", "1"]);
+    tune_run(&tunables, &out, &["--iterations", "2"]);
+    assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 3);
+    let _ = std::fs::remove_dir_all(&dir);
+}
