@@ -272,6 +272,12 @@ impl TrajectoryFiles {
             .map_err(SpsaError::File)?
             .filter(|text| !text.is_empty());
         let plot_path = out.with_extension("svg");
+        if plot_path == out {
+            return Err(SpsaError::Trajectory(format!(
+                "{}: the plot goes beside the trajectory as .svg, so the trajectory may not be one",
+                out.display()
+            )));
+        }
         let plot = gogo_files::Output::new(&plot_path, inputs).map_err(SpsaError::File)?;
         if plot.exists() {
             let text =
@@ -280,7 +286,9 @@ impl TrajectoryFiles {
                 return Err(SpsaError::File(gogo_files::FileError::new(
                     &plot_path,
                     gogo_files::Problem::NotOurs(
-                        "the trajectory's plot goes here, and this is not one".into(),
+                        "the trajectory's plot goes here, and this is not one this tool drew \
+                         (move it away to go on)"
+                            .into(),
                     ),
                 )));
             }

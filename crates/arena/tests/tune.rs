@@ -154,7 +154,8 @@ fn a_long_run_is_plotted_while_it_goes_on() {
 /// A `--out` that is not a trajectory this run may write over is refused before any game,
 /// and left as it was: a file that is not text (a data file named by mistake), a FIFO
 /// (which must not hold the tool), the tunables file itself, a trajectory of other
-/// parameters, or a folder where a plot not drawn by the tool is beside it.
+/// parameters, a trajectory named `.svg` (its plot's name), or one beside a plot the tool did
+/// not draw.
 #[test]
 fn an_output_that_is_not_a_trajectory_is_refused_and_kept() {
     let (dir, tunables, _) = one_parameter_run("refused");
@@ -197,6 +198,9 @@ fn an_output_that_is_not_a_trajectory_is_refused_and_kept() {
         std::fs::read_to_string(&other).unwrap(),
         "iteration,result,Z\n1,0,3\n"
     );
+    // A trajectory named as its own plot.
+    assert!(refused(&dir.join("trajectory.svg")).contains(".svg"));
+    assert!(!dir.join("trajectory.svg").exists());
     // A new trajectory, but a picture of someone else's where its plot would go.
     let out = dir.join("fresh.csv");
     let picture = "<svg xmlns=\"http://www.w3.org/2000/svg\"><circle r=\"4\"/></svg>\n";
