@@ -220,6 +220,8 @@ fn tune_command(
 
 /// The most a match's JSON lines may be (a million games of a few hundred bytes).
 const MATCH_RECORDS: gogo_files::Limit = gogo_files::Limit::new(1 << 30, "a match's JSON lines");
+/// The most an engine's program may be, read to identify a run by its checksum.
+const ENGINE_PROGRAM: gogo_files::Limit = gogo_files::Limit::new(1 << 30, "an engine's program");
 /// The most an openings file may be.
 const OPENINGS_FILE: gogo_files::Limit = gogo_files::Limit::new(64 << 20, "an openings file");
 /// The most a tunables file may be.
@@ -242,9 +244,11 @@ fn run_settings(config: &MatchConfig, cli: &Cli) -> String {
         .engines
         .iter()
         .map(|e| {
-            let binary = std::fs::read(&e.program)
-                .ok()
-                .or_else(|| which(&e.program).and_then(|p| std::fs::read(p).ok()))
+            // Bounded, and only a regular file: a program named /dev/zero must not hold the
+            // run before its engine even fails to start.
+            let read = |path: &std::path::Path| gogo_files::read(path, ENGINE_PROGRAM).ok();
+            let binary = read(std::path::Path::new(&e.program))
+                .or_else(|| which(&e.program).and_then(|p| read(&p)))
                 .map_or("unread".to_string(), |b| format!("{:016x}", fnv1a(&b)));
             format!("{e} (binary {binary})")
         })

@@ -365,3 +365,43 @@ fn arena_without_engines() -> std::process::Command {
     ]);
     arena
 }
+
+/// A run is identified by its engines' programs, read to checksum them: bounded and only a
+/// regular file, so an engine named /dev/zero ends the run with an error (its engine cannot
+/// start) rather than being read for ever.
+#[test]
+fn an_engine_program_that_is_not_a_file_is_not_read() {
+    let dir = scratch("gogo-arena-program");
+    let jsonl = dir.join("run.jsonl");
+    let mut run = std::process::Command::new(env!("CARGO_BIN_EXE_gogo-arena"))
+        .args(["--engine", "name=A,cmd=/dev/zero", "--engine"])
+        .arg(format!(
+            "name=B,cmd={}",
+            env!("CARGO_BIN_EXE_usi-script-engine")
+        ))
+        .args(["--tc", "depth=1", "--games", "2", "--jsonl"])
+        .arg(&jsonl)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = run.try_wait().unwrap() {
+            break Some(status);
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = run.kill();
+            let _ = run.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let status = status.expect("the run ends");
+    let mut said = String::new();
+    std::io::Read::read_to_string(&mut run.stderr.take().unwrap(), &mut said).unwrap();
+    // Ended by the engine's failure to start, not by running out of memory.
+    assert_eq!(status.code(), Some(1), "{status:?}: {said}");
+    assert!(said.contains("A: cannot start '/dev/zero'"), "{said}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
