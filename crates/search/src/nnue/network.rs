@@ -28,6 +28,10 @@ pub(crate) const HEADER_BYTES: usize = 8 + 4 + 5 * 4;
 pub const FILE_BYTES: usize =
     HEADER_BYTES + 2 * FEATURES * HIDDEN + 2 * HIDDEN + 2 * 2 * HIDDEN + 4 + 8;
 
+/// The most a network file may be: exactly its size (a file that grows while it is read is
+/// refused).
+const NETWORK_FILE: gogo_files::Limit = gogo_files::Limit::new(FILE_BYTES as u64, "a network file");
+
 /// The network gogo plays with unless told otherwise (`EvalFile`), built into the binary.
 /// How it was made: `nets/README.md` in this crate.
 static EMBEDDED: &[u8] = include_bytes!("../../nets/default.nnue");
@@ -156,31 +160,23 @@ impl Network {
         .clone()
     }
 
-    /// Reads a network file: a regular file of exactly [`FILE_BYTES`], checked from its
-    /// metadata before it is opened (opening a pipe would wait for a writer) and again once
-    /// open, then read through a reader that stops after that many bytes.
+    /// Reads a network file: a regular file of exactly [`FILE_BYTES`], read as every tool
+    /// reads a file (`gogo_files`: checked from its metadata before it is opened and again
+    /// once open, opened without blocking, so a pipe put there between the two checks cannot
+    /// hold the engine, and read through a reader bounded at that size).
     pub fn load(path: &std::path::Path) -> Result<Network, NetworkError> {
-        use std::io::Read;
-        let io = |e: std::io::Error| NetworkError::Io(e.to_string());
-        let check = |meta: std::fs::Metadata| {
-            if !meta.is_file() {
-                return Err(NetworkError::NotAFile);
-            }
-            if meta.len() != FILE_BYTES as u64 {
-                return Err(NetworkError::Size {
-                    expected: FILE_BYTES,
-                    found: usize::try_from(meta.len()).unwrap_or(usize::MAX),
-                });
-            }
-            Ok(())
-        };
-        check(std::fs::metadata(path).map_err(io)?)?;
-        let file = std::fs::File::open(path).map_err(io)?;
-        check(file.metadata().map_err(io)?)?;
-        let mut bytes = Vec::with_capacity(FILE_BYTES + 1);
-        file.take(FILE_BYTES as u64 + 1)
-            .read_to_end(&mut bytes)
-            .map_err(io)?;
+        let meta = std::fs::metadata(path).map_err(|e| NetworkError::Io(e.to_string()))?;
+        // The size is told apart first: "not a network's size" says more than "too large".
+        if meta.is_file() && meta.len() != FILE_BYTES as u64 {
+            return Err(NetworkError::Size {
+                expected: FILE_BYTES,
+                found: usize::try_from(meta.len()).unwrap_or(usize::MAX),
+            });
+        }
+        let bytes = gogo_files::read(path, NETWORK_FILE).map_err(|e| match e.problem {
+            gogo_files::Problem::NotRegular(_) => NetworkError::NotAFile,
+            _ => NetworkError::Io(e.problem_text()),
+        })?;
         Network::from_bytes(&bytes)
     }
 
